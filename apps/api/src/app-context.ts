@@ -1,0 +1,14 @@
+import { type HeliosConfig } from './config/config.schema.js';
+import { type Database } from './persistence/database.js';
+
+/** What the bootstrap hands to Nest: resolved configuration and the open database. */
+export interface AppContext {
+  readonly config: HeliosConfig;
+  readonly database: Database;
+  readonly version: string;
+  readonly startedAt: Date;
+  /** Set when shutdown begins, so readiness turns 503 while in-flight requests drain. */
+  readonly lifecycle: { shuttingDown: boolean };
+}
+
+export const APP_CONTEXT = Symbol('APP_CONTEXT');

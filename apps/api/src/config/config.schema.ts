@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+const port = z.number().int().min(0).max(65535);
+const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+/** PostgreSQL connection URL; parsed here so a typo fails at start, not at the first query. */
+const databaseUrl = z.string().refine(isPostgresUrl, {
+  message: 'not a valid PostgreSQL URL (expected postgres://user:password@host:port/database)',
+});
+
+/**
+ * The whole `helios.yaml` schema. Objects are strict: an unknown key is an error, not silently ignored,
+ * so a misspelt setting never falls back to a default unnoticed. Later features add their sections here.
+ */
+export const configSchema = z.strictObject({
+  server: z
+    .strictObject({
+      host: z.string().min(1).default('127.0.0.1'),
+      port: port.default(8080),
+      /** How long in-flight requests may run after SIGTERM/SIGINT before connections are cut. */
+      shutdownGraceMs: z.number().int().min(0).max(600_000).default(10_000),
+      bodyLimitBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(64 * 1024 * 1024)
+        .default(1024 * 1024),
+    })
+    .prefault({}),
+  database: z
+    .strictObject({
+      /** External PostgreSQL. Absent: an embedded PostgreSQL runs with its data in `dataDir`. */
+      url: databaseUrl.optional(),
+      dataDir: z.string().min(1).default('.helios'),
+      poolSize: z.number().int().min(1).max(200).default(10),
+      connectTimeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+    })
+    .prefault({}),
+  log: z.strictObject({ level: logLevel.default('info') }).prefault({}),
+  dashboard: z.strictObject({ port: port.default(3000) }).prefault({}),
+});
+
+export type HeliosConfig = z.infer<typeof configSchema>;
+
+function isPostgresUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}

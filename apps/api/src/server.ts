@@ -1,0 +1,138 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import pino from 'pino';
+import { type AppContext } from './app-context.js';
+import { AppModule } from './app.module.js';
+import { type HeliosConfig } from './config/config.schema.js';
+import { requestId } from './logging/logger-options.js';
+import { migrateUp, openDatabase } from './persistence/database.js';
+import { recordStart } from './persistence/instance-metadata.js';
+import { VERSION } from './version.js';
+
+export interface RunningServer {
+  readonly app: NestFastifyApplication;
+  readonly context: AppContext;
+  /** http://host:port actually bound (port 0 resolves to the kernel's choice). */
+  readonly url: string;
+  /** Graceful stop: readiness 503, stop accepting, drain within the grace period, close the database. */
+  close(): Promise<void>;
+}
+
+export class ListenError extends Error {
+  readonly code = 'listen_failed';
+  constructor(host: string, port: number, cause: unknown) {
+    const errno = (cause as NodeJS.ErrnoException).code;
+    const why =
+      errno === 'EADDRINUSE'
+        ? 'address already in use'
+        : errno === 'EADDRNOTAVAIL'
+          ? 'address not available on this machine'
+          : errno === 'EACCES'
+            ? 'permission denied'
+            : cause instanceof Error
+              ? cause.message
+              : String(cause);
+    super(`cannot listen on ${host}:${port}: ${why}`, { cause });
+    this.name = 'ListenError';
+  }
+}
+
+/** Opens the database, applies migrations, records the start and serves the API. */
+export async function startServer(config: HeliosConfig): Promise<RunningServer> {
+  const bootLog = pino({ level: config.log.level, base: { service: 'helios-api' } });
+  const database = await openDatabase(config.database, {
+    info: (m) => bootLog.info(m),
+    warn: (m) => bootLog.warn(m),
+  });
+  let app: NestFastifyApplication | undefined;
+  try {
+    const applied = await migrateUp(database.dataSource);
+    if (applied.length > 0) bootLog.info({ migrations: applied }, 'applied database migrations');
+    await recordStart(database.dataSource, VERSION);
+
+    const context: AppContext = {
+      config,
+      database,
+      version: VERSION,
+      startedAt: new Date(),
+      lifecycle: { shuttingDown: false },
+    };
+    app = await NestFactory.create<NestFastifyApplication>(
+      AppModule.forRoot(context),
+      new FastifyAdapter({
+        bodyLimit: config.server.bodyLimitBytes,
+        return503OnClosing: true,
+        requestIdHeader: false,
+        genReqId: requestId,
+      }),
+      { bufferLogs: true, abortOnError: false },
+    );
+    app.useLogger(app.get(Logger));
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .addHook('onRequest', async (request, reply) => {
+        void reply.header('x-request-id', request.id);
+      });
+    setUpSwagger(app);
+    try {
+      await app.listen(config.server.port, config.server.host);
+    } catch (error) {
+      throw new ListenError(config.server.host, config.server.port, error);
+    }
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : config.server.port;
+    const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
+    app
+      .get(Logger)
+      .log(`Helios API ${VERSION} listening on ${url} (database: ${database.kind} ${database.location})`);
+    return { app, context, url, close: once(() => closeServer(app as NestFastifyApplication, context)) };
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    await database.close();
+    throw error;
+  }
+}
+
+function setUpSwagger(app: NestFastifyApplication): void {
+  const document = () =>
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Helios API')
+        .setDescription(
+          'Runs tool-using agents over HTTP/SSE, serves governance decisions and the admin API.',
+        )
+        .setVersion(VERSION)
+        .build(),
+    );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
+}
+
+async function closeServer(app: NestFastifyApplication, ctx: AppContext): Promise<void> {
+  const logger = app.get(Logger);
+  ctx.lifecycle.shuttingDown = true;
+  const graceMs = ctx.config.server.shutdownGraceMs;
+  logger.log(`shutting down: draining in-flight requests (grace ${graceMs} ms)`);
+  const closing = app.close();
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), graceMs);
+  });
+  if ((await Promise.race([closing.then(() => 'closed' as const), graceOver])) === 'timeout') {
+    logger.warn(`in-flight requests still running after ${graceMs} ms; closing their connections`);
+    app.getHttpServer().closeAllConnections();
+    await closing;
+  }
+  clearTimeout(timer);
+  await ctx.database.close();
+  logger.log('shutdown complete');
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => (running ??= fn());
+}

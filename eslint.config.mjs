@@ -1,0 +1,115 @@
+// Lint for the whole workspace. Module boundaries follow ARCHITECTURE.md's dependency rules:
+// core depends on nothing of ours; providers/session/governance/sandbox/testing on core (sandbox also on
+// session); persistence on core/session/governance; apps on libraries; no library on an app, Nest or Next.
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+const frameworkImports = [
+  '@nestjs/*',
+  'next',
+  'next/*',
+  'react',
+  'react-dom',
+  'class-validator',
+  'class-transformer',
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/.next/**',
+      '**/coverage/**',
+      '.nx/**',
+      '.helios/**',
+      '**/next-env.d.ts',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
+      'no-console': 'off',
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            {
+              sourceTag: 'scope:core',
+              onlyDependOnLibsWithTags: [],
+              bannedExternalImports: frameworkImports,
+            },
+            {
+              sourceTag: 'scope:providers',
+              onlyDependOnLibsWithTags: ['scope:core'],
+              bannedExternalImports: frameworkImports,
+            },
+            {
+              sourceTag: 'scope:session',
+              onlyDependOnLibsWithTags: ['scope:core'],
+              bannedExternalImports: frameworkImports,
+            },
+            {
+              sourceTag: 'scope:governance',
+              onlyDependOnLibsWithTags: ['scope:core'],
+              bannedExternalImports: frameworkImports,
+            },
+            {
+              sourceTag: 'scope:sandbox',
+              onlyDependOnLibsWithTags: ['scope:core', 'scope:session'],
+              bannedExternalImports: frameworkImports,
+            },
+            {
+              sourceTag: 'scope:testing',
+              onlyDependOnLibsWithTags: [
+                'scope:core',
+                'scope:providers',
+                'scope:session',
+                'scope:governance',
+              ],
+              bannedExternalImports: frameworkImports,
+            },
+            {
+              sourceTag: 'scope:persistence',
+              onlyDependOnLibsWithTags: ['scope:core', 'scope:session', 'scope:governance'],
+              bannedExternalImports: frameworkImports,
+            },
+            {
+              sourceTag: 'scope:migrations',
+              onlyDependOnLibsWithTags: [],
+              bannedExternalImports: frameworkImports,
+            },
+            { sourceTag: 'type:lib', notDependOnLibsWithTags: ['type:app'] },
+            { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['type:lib'] },
+            // The dashboard talks to the API over HTTP only.
+            { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: [] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Promise misuse is a correctness bug in agent loops and servers; these rules need type information.
+    files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts', 'migrations/**/*.ts'],
+    ignores: ['**/vitest.config.ts', '**/*.config.*'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  prettier,
+);

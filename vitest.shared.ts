@@ -1,0 +1,57 @@
+/**
+ * One vitest configuration shape for every package: aliases from tsconfig.base.json (so tests run
+ * against sources, not builds), test file globs, and per-package coverage output with thresholds.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
+
+const workspaceRoot = dirname(fileURLToPath(import.meta.url));
+
+interface PackageTestOptions {
+  /** Coverage thresholds (percent) that fail `npm run coverage` when missed. */
+  readonly thresholds?: { lines?: number; functions?: number; branches?: number; statements?: number };
+  /** Per-test timeout; integration and e2e suites boot databases and servers. */
+  readonly testTimeout?: number;
+  /** Extra vitest `test` options (e.g. `fileParallelism`). */
+  readonly test?: NonNullable<ViteUserConfig['test']>;
+}
+
+function workspaceAliases(): Record<string, string> {
+  const base = JSON.parse(readFileSync(resolve(workspaceRoot, 'tsconfig.base.json'), 'utf8')) as {
+    compilerOptions: { paths: Record<string, string[]> };
+  };
+  const aliases: Record<string, string> = {};
+  for (const [name, [target]] of Object.entries(base.compilerOptions.paths)) {
+    if (target) aliases[name] = resolve(workspaceRoot, target);
+  }
+  return aliases;
+}
+
+export function packageTestConfig(packageDir: string, options: PackageTestOptions = {}): ViteUserConfig {
+  const name = basename(packageDir);
+  return defineConfig({
+    resolve: { alias: workspaceAliases() },
+    test: {
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      passWithNoTests: true,
+      testTimeout: options.testTimeout ?? 10_000,
+      hookTimeout: Math.max(options.testTimeout ?? 10_000, 30_000),
+      coverage: {
+        provider: 'v8',
+        include: ['src/**/*.ts'],
+        exclude: ['src/**/*.test.ts'],
+        reporter: ['text-summary', 'json-summary'],
+        reportsDirectory: resolve(workspaceRoot, 'coverage', name),
+        thresholds: options.thresholds ?? {},
+      },
+      ...options.test,
+    },
+  });
+}
+
+/** Path of a package relative to the workspace root, for messages. */
+export function packagePath(packageDir: string): string {
+  return relative(workspaceRoot, packageDir);
+}

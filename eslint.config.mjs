@@ -111,5 +111,10 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
     },
   },
+  {
+    // Test configs share the workspace's vitest.shared.ts, which belongs to no project.
+    files: ['**/vitest.config.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
   prettier,
 );

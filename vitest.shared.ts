@@ -3,7 +3,7 @@
  * against sources, not builds), test file globs, and per-package coverage output with thresholds.
  */
 import { readFileSync } from 'node:fs';
-import { basename, dirname, relative, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
@@ -36,6 +36,7 @@ export function packageTestConfig(packageDir: string, options: PackageTestOption
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       passWithNoTests: true,
+      reporters: testReporters(name),
       testTimeout: options.testTimeout ?? 10_000,
       hookTimeout: Math.max(options.testTimeout ?? 10_000, 30_000),
       coverage: {
@@ -51,7 +52,11 @@ export function packageTestConfig(packageDir: string, options: PackageTestOption
   });
 }
 
-/** Path of a package relative to the workspace root, for messages. */
-export function packagePath(packageDir: string): string {
-  return relative(workspaceRoot, packageDir);
+/**
+ * The console reporter, plus a JSON report when `npm test` asks for one (HELIOS_TEST_RESULTS), so the
+ * root script can print one closing line with every package's counts.
+ */
+export function testReporters(name: string): NonNullable<NonNullable<ViteUserConfig['test']>['reporters']> {
+  const dir = process.env.HELIOS_TEST_RESULTS;
+  return dir ? ['default', ['json', { outputFile: resolve(dir, `${name}.json`) }]] : ['default'];
 }

@@ -117,17 +117,22 @@ async function closeServer(app: NestFastifyApplication, ctx: AppContext): Promis
   ctx.lifecycle.shuttingDown = true;
   const graceMs = ctx.config.server.shutdownGraceMs;
   logger.log(`shutting down: draining in-flight requests (grace ${graceMs} ms)`);
+  const httpServer = app.getHttpServer();
   const closing = app.close();
+  // A keep-alive connection that finishes its request while we drain would otherwise sit idle until its
+  // keep-alive timeout; closing idle connections as they appear lets shutdown end with the last response.
+  const sweep = setInterval(() => httpServer.closeIdleConnections(), 100);
   let timer: NodeJS.Timeout | undefined;
   const graceOver = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), graceMs);
   });
   if ((await Promise.race([closing.then(() => 'closed' as const), graceOver])) === 'timeout') {
     logger.warn(`in-flight requests still running after ${graceMs} ms; closing their connections`);
-    app.getHttpServer().closeAllConnections();
+    httpServer.closeAllConnections();
     await closing;
   }
   clearTimeout(timer);
+  clearInterval(sweep);
   await ctx.database.close();
   logger.log('shutdown complete');
 }

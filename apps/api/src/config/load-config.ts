@@ -63,7 +63,7 @@ export function parseConfig(text: string, env: NodeJS.ProcessEnv = {}, source = 
 }
 
 function parseYaml(text: string, source: string): Record<string, unknown> {
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new ConfigError(
       source,

@@ -1,4 +1,5 @@
 import { type AppContext } from '../app-context.js';
+import { withTimeout } from '../common/with-timeout.js';
 import { pendingMigrationCount } from '../persistence/database.js';
 
 export type Readiness = { ready: true } | { ready: false; reason: string };
@@ -9,7 +10,11 @@ const CHECK_TIMEOUT_MS = 2_000;
 export async function checkReadiness(ctx: AppContext): Promise<Readiness> {
   if (ctx.lifecycle.shuttingDown) return { ready: false, reason: 'shutting down' };
   try {
-    const pending = await withTimeout(pendingMigrationCount(ctx.database.dataSource), CHECK_TIMEOUT_MS);
+    const pending = await withTimeout(
+      pendingMigrationCount(ctx.database.dataSource),
+      CHECK_TIMEOUT_MS,
+      'readiness check',
+    );
     if (pending > 0) return { ready: false, reason: `${pending} database migration(s) pending` };
     return { ready: true };
   } catch (error) {
@@ -18,12 +23,4 @@ export async function checkReadiness(ctx: AppContext): Promise<Readiness> {
       reason: `database unreachable: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -21,7 +21,12 @@ export function loggerOptions(level: string): Params {
       level,
       customProps: () => ({ service: 'helios-api' }),
       redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]', 'res.headers["set-cookie"]'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'req.headers["x-api-key"]',
+          'res.headers["set-cookie"]',
+        ],
         censor: '[redacted]',
       },
       // Probes would drown the log at info level.

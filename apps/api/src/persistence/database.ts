@@ -1,6 +1,7 @@
 import { migrations } from '@helios/migrations';
 import { DataSource } from 'typeorm';
 import { type HeliosConfig } from '../config/config.schema.js';
+import { withTimeout } from '../common/with-timeout.js';
 import { EmbeddedPostgres, type EmbeddedLogger } from './embedded-postgres.js';
 import { InstanceMetadataEntity } from './instance-metadata.entity.js';
 
@@ -30,6 +31,8 @@ export class DatabaseConnectError extends Error {
 
 /** Arbitrary constant key for the advisory lock that serialises migration runs across processes. */
 const MIGRATION_LOCK_KEY = 4_711_000_001;
+
+const CLOSE_TIMEOUT_MS = 5_000;
 
 export const entities = [InstanceMetadataEntity];
 
@@ -71,7 +74,10 @@ export async function openDatabase(
     location,
     async close() {
       try {
-        if (dataSource.isInitialized) await dataSource.destroy();
+        // A query stuck on a lock must not hold shutdown forever; the embedded server's fast
+        // shutdown ends such backends anyway.
+        if (dataSource.isInitialized)
+          await withTimeout(dataSource.destroy(), CLOSE_TIMEOUT_MS, 'closing the pool');
       } finally {
         await embedded?.stop();
       }

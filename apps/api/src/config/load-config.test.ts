@@ -1,0 +1,130 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from './config-error.js';
+import { loadConfig, parseConfig } from './load-config.js';
+
+function issuesOf(fn: () => unknown): { path: string; message: string }[] {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return [...(error as ConfigError).issues];
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+  it('applies the documented defaults to an empty file', () => {
+    const config = parseConfig('');
+    expect(config.server).toEqual({
+      host: '127.0.0.1',
+      port: 8080,
+      shutdownGraceMs: 10_000,
+      bodyLimitBytes: 1_048_576,
+    });
+    expect(config.database).toEqual({ dataDir: '.helios', poolSize: 10, connectTimeoutMs: 10_000 });
+    expect(config.database.url).toBeUndefined();
+    expect(config.dashboard.port).toBe(3000);
+    expect(config.log.level).toBe('info');
+  });
+
+  it('reads values from YAML', () => {
+    const config = parseConfig(
+      'server:\n  port: 9000\n  host: 0.0.0.0\ndatabase:\n  dataDir: /var/lib/helios\n',
+    );
+    expect(config.server.port).toBe(9000);
+    expect(config.server.host).toBe('0.0.0.0');
+    expect(config.database.dataDir).toBe('/var/lib/helios');
+  });
+
+  it('lets the environment override the file', () => {
+    const config = parseConfig('server:\n  port: 9000\n', {
+      PORT: '9100',
+      HOST: '::1',
+      DATABASE_URL: 'postgres://u:p@db:5432/helios',
+      HELIOS_DATA_DIR: '/tmp/x',
+      DASHBOARD_PORT: '3100',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config.server).toMatchObject({ port: 9100, host: '::1' });
+    expect(config.database).toMatchObject({ url: 'postgres://u:p@db:5432/helios', dataDir: '/tmp/x' });
+    expect(config.dashboard.port).toBe(3100);
+    expect(config.log.level).toBe('debug');
+  });
+
+  it('reports an unknown key by its full path', () => {
+    expect(issuesOf(() => parseConfig('server:\n  prot: 1\n'))).toEqual([
+      { path: 'server.prot', message: 'unknown setting' },
+    ]);
+    expect(issuesOf(() => parseConfig('sever: {}\n'))).toEqual([
+      { path: 'sever', message: 'unknown setting' },
+    ]);
+  });
+
+  it('reports every problem, not only the first', () => {
+    const issues = issuesOf(() =>
+      parseConfig('server:\n  port: "eighty"\n  shutdownGraceMs: -1\nlog:\n  level: loud\n'),
+    );
+    expect(issues.map((i) => i.path).sort()).toEqual(['log.level', 'server.port', 'server.shutdownGraceMs']);
+    expect(issues.find((i) => i.path === 'server.port')?.message).toMatch(/expected number/);
+  });
+
+  it('checks a port at both edges', () => {
+    expect(parseConfig('server:\n  port: 65535\n').server.port).toBe(65535);
+    expect(parseConfig('server:\n  port: 0\n').server.port).toBe(0);
+    expect(issuesOf(() => parseConfig('server:\n  port: 65536\n'))[0]?.path).toBe('server.port');
+    expect(issuesOf(() => parseConfig('server:\n  port: -1\n'))[0]?.path).toBe('server.port');
+  });
+
+  it('names the environment variable when an override is wrong', () => {
+    const [issue] = issuesOf(() => parseConfig('', { PORT: 'http' }));
+    expect(issue?.path).toBe('PORT (environment, overrides server.port)');
+    expect(issue?.message).toMatch(/expected number/);
+  });
+
+  it('rejects a DATABASE_URL that is not a PostgreSQL URL without echoing it', () => {
+    for (const url of ['mysql://u:secretpw@h/db', 'not a url', 'postgres://']) {
+      const [issue] = issuesOf(() => parseConfig('', { DATABASE_URL: url }));
+      expect(issue?.path).toBe('DATABASE_URL (environment, overrides database.url)');
+      expect(issue?.message).toMatch(/not a valid PostgreSQL URL/);
+      expect(issue?.message).not.toContain('secretpw');
+    }
+    expect(parseConfig('', { DATABASE_URL: 'postgresql://h/db' }).database.url).toBe('postgresql://h/db');
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const [issue] = issuesOf(() => parseConfig('server:\n  port: [1\n'));
+    expect(issue?.path).toMatch(/^line \d+$/);
+  });
+
+  it('rejects duplicate keys and a non-mapping document', () => {
+    expect(issuesOf(() => parseConfig('server: {}\nserver: {}\n'))[0]?.message).toMatch(/unique|duplicate/i);
+    expect(issuesOf(() => parseConfig('- a\n- b\n'))).toEqual([
+      { path: '(root)', message: 'expected a mapping of settings' },
+    ]);
+  });
+});
+
+describe('loadConfig', () => {
+  it('uses defaults when no file is named and helios.yaml is absent', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'helios-config-'));
+    expect(loadConfig({}, dir)).toMatchObject({ source: 'defaults', config: { server: { port: 8080 } } });
+  });
+
+  it('reads ./helios.yaml, or the file HELIOS_CONFIG names', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'helios-config-'));
+    await writeFile(join(dir, 'helios.yaml'), 'server:\n  port: 7001\n');
+    await writeFile(join(dir, 'other.yaml'), 'server:\n  port: 7002\n');
+    expect(loadConfig({}, dir).config.server.port).toBe(7001);
+    expect(loadConfig({ HELIOS_CONFIG: 'other.yaml' }, dir).config.server.port).toBe(7002);
+  });
+
+  it('fails clearly when HELIOS_CONFIG names a missing file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'helios-config-'));
+    const [issue] = issuesOf(() => loadConfig({ HELIOS_CONFIG: 'missing.yaml' }, dir));
+    expect(issue?.path).toBe('HELIOS_CONFIG');
+    expect(issue?.message).toContain('missing.yaml');
+  });
+});

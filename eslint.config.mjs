@@ -112,8 +112,9 @@ export default tseslint.config(
     },
   },
   {
-    // Test configs share the workspace's vitest.shared.ts, which belongs to no project.
-    files: ['**/vitest.config.ts'],
+    // Test configs share the workspace's vitest.shared.ts, which belongs to no project; benchmarks
+    // measure internals of any package side by side with peers (they ship in no build).
+    files: ['**/vitest.config.ts', 'bench/**'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   prettier,

@@ -14,6 +14,8 @@ interface PackageTestOptions {
   readonly thresholds?: { lines?: number; functions?: number; branches?: number; statements?: number };
   /** Per-test timeout; integration and e2e suites boot databases and servers. */
   readonly testTimeout?: number;
+  /** Sources left out of coverage, with the reason next to the option. */
+  readonly coverageExclude?: readonly string[];
   /** Extra vitest `test` options (e.g. `fileParallelism`). */
   readonly test?: NonNullable<ViteUserConfig['test']>;
 }
@@ -42,7 +44,7 @@ export function packageTestConfig(packageDir: string, options: PackageTestOption
       coverage: {
         provider: 'v8',
         include: ['src/**/*.ts'],
-        exclude: ['src/**/*.test.ts'],
+        exclude: ['src/**/*.test.ts', ...(options.coverageExclude ?? [])],
         reporter: ['text-summary', 'json-summary'],
         reportsDirectory: resolve(workspaceRoot, 'coverage', name),
         thresholds: options.thresholds ?? {},

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -71,6 +72,8 @@ export async function startServer(config: HeliosConfig): Promise<RunningServer> 
       { bufferLogs: true, abortOnError: false },
     );
     app.useLogger(app.get(Logger));
+    // Every DTO is validated at the boundary: unknown properties are rejected, not silently dropped.
+    app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
     app
       .getHttpAdapter()
       .getInstance()

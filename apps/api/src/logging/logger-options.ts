@@ -30,14 +30,13 @@ export function loggerOptions(level: string): Params {
         censor: '[redacted]',
       },
       // Probes would drown the log at info level.
-      customLogLevel: (req, res, error) =>
-        error || res.statusCode >= 500
-          ? 'error'
-          : res.statusCode >= 400
-            ? 'warn'
-            : req.url === '/healthz' || req.url === '/readyz'
-              ? 'debug'
-              : 'info',
+      customLogLevel: (req, res, error) => {
+        const probe = req.url === '/healthz' || req.url === '/readyz';
+        // A 503 from /readyz is the probe doing its job (starting, draining, migrations pending).
+        if (probe) return res.statusCode >= 500 ? 'warn' : 'debug';
+        if (error || res.statusCode >= 500) return 'error';
+        return res.statusCode >= 400 ? 'warn' : 'info';
+      },
     },
   };
 }

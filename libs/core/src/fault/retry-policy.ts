@@ -1,0 +1,67 @@
+/**
+ * Retries an operation on retryable failures with backoff. Cancellation wins everywhere: an abort ends
+ * a backoff wait at once, and an AbortError is never retried. Only Error instances are considered for
+ * retry; any other thrown value propagates untouched.
+ */
+import { delay, isAbortError, throwIfAborted } from '../common/abort.js';
+import { requirePositiveInteger } from '../common/validate.js';
+import { Backoff } from './backoff.js';
+import { RetryExhaustedError } from './fault-errors.js';
+
+export interface RetryPolicyOptions {
+  /** Attempts in total, first included. Default 3. */
+  readonly maxAttempts?: number;
+  /** Default exponential from 500 ms, ×2. */
+  readonly backoff?: Backoff;
+  /** Fraction of each delay to spread randomly. Default 0.1. */
+  readonly jitter?: number;
+  /** Which errors deserve another attempt. Default: every Error except cancellation. */
+  readonly retryOn?: (error: Error) => boolean;
+  /** Injected for tests. */
+  readonly random?: () => number;
+  /** Told before each backoff wait. */
+  readonly onRetry?: (event: {
+    readonly attempt: number;
+    readonly delayMs: number;
+    readonly error: Error;
+  }) => void;
+}
+
+export type Operation<T> = (signal: AbortSignal) => Promise<T>;
+
+export class RetryPolicy {
+  readonly maxAttempts: number;
+  readonly backoff: Backoff;
+  readonly jitter: number;
+  readonly #retryOn: (error: Error) => boolean;
+  readonly #random: () => number;
+  readonly #onRetry: RetryPolicyOptions['onRetry'];
+
+  constructor(options: RetryPolicyOptions = {}) {
+    this.maxAttempts = requirePositiveInteger(options.maxAttempts ?? 3, 'maxAttempts');
+    this.backoff = options.backoff ?? Backoff.exponential(500, 2);
+    this.jitter = options.jitter ?? 0.1;
+    this.#retryOn = options.retryOn ?? (() => true);
+    this.#random = options.random ?? Math.random;
+    this.#onRetry = options.onRetry;
+    Object.freeze(this);
+  }
+
+  /** Runs `operation` until it succeeds, fails for good, or attempts run out (RetryExhaustedError). */
+  async execute<T>(operation: Operation<T>, signal: AbortSignal = new AbortController().signal): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      throwIfAborted(signal);
+      try {
+        return await operation(signal);
+      } catch (error) {
+        if (!(error instanceof Error) || signal.aborted || isAbortError(error) || !this.#retryOn(error)) {
+          throw error;
+        }
+        if (attempt >= this.maxAttempts) throw new RetryExhaustedError(attempt, error);
+        const wait = Backoff.jitteredDelayMs(this.backoff, attempt, this.jitter, this.#random);
+        this.#onRetry?.({ attempt, delayMs: wait, error });
+        await delay(wait, signal);
+      }
+    }
+  }
+}

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ProvenanceValidator, ValidationResult } from '../provenance/provenance-validator.js';
+import { parseLenientJson } from './lenient-json.js';
+import { OutputSchema } from './output-schema.js';
+import { StructuredOutputParseError } from './structured-output-parse-error.js';
+
+const Sentiment = z.object({ label: z.enum(['positive', 'negative']), confidence: z.number().min(0).max(1) });
+
+function parseError(run: () => unknown): StructuredOutputParseError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof StructuredOutputParseError) return error;
+    throw error;
+  }
+  throw new Error('expected a parse error');
+}
+
+describe('parseLenientJson', () => {
+  it.each([
+    ['raw JSON', '{"a":1}'],
+    ['a json code fence', 'Here you go:\n```json\n{"a":1}\n```\nThanks'],
+    ['a bare code fence', '```\n{"a":1}\n```'],
+    ['an object in prose', 'The answer is {"a":1} as requested.'],
+    ['an object with braces in strings', 'x {"a":1,"s":"}{\\"}"} y'],
+  ])('accepts %s', (_label, text) => {
+    const result = parseLenientJson(text);
+    expect(result.ok).toBe(true);
+    expect(result.ok && (result.value as { a: number }).a).toBe(1);
+  });
+
+  it('reports empty text and syntax errors', () => {
+    expect(parseLenientJson('  ')).toEqual({ ok: false, error: 'response is empty; expected a JSON value' });
+    expect(parseLenientJson('no json {here')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^JSON syntax error/) as unknown,
+    });
+    expect(parseLenientJson('```json\n{bad}\n```').ok).toBe(false);
+    expect(parseLenientJson('{bad}').ok).toBe(false);
+  });
+});
+
+describe('OutputSchema.of (zod)', () => {
+  const schema = OutputSchema.of(Sentiment, { name: 'sentiment' });
+
+  it('produces the JSON Schema sent to providers, without $schema', () => {
+    expect(schema.name).toBe('sentiment');
+    expect(schema.jsonSchema).not.toHaveProperty('$schema');
+    expect(schema.jsonSchema).toMatchObject({ type: 'object', required: ['label', 'confidence'] });
+    expect(OutputSchema.of(z.string()).name).toBe('output');
+  });
+
+  it('parses fenced answers', () => {
+    expect(schema.parse('```json\n{"label":"positive","confidence":0.9}\n```')).toEqual({
+      label: 'positive',
+      confidence: 0.9,
+    });
+  });
+
+  it('lists every mismatching field in the diff and the correction text', () => {
+    const error = parseError(() => schema.parse('{"label":"meh","extra":1}'));
+    expect(error.code).toBe('STRUCTURED_OUTPUT_PARSE');
+    expect(error.errors.map((e) => e.path)).toEqual(['label', 'confidence']);
+    expect(error.errors[1]?.message).toBe('is required but missing');
+    const correction = error.correctionMessage();
+    expect(correction).toMatch(/^Your previous response did not match the required JSON schema\./);
+    expect(correction).toContain("- field 'label' invalid option");
+    expect(correction).toContain("- field 'confidence' is required but missing");
+    expect(error.rawContent).toBe('{"label":"meh","extra":1}');
+  });
+
+  it('names wrong types with what was found', () => {
+    const error = parseError(() =>
+      OutputSchema.of(z.object({ n: z.array(z.number()) })).parse('{"n":[1,"2"]}'),
+    );
+    expect(error.errors).toEqual([{ path: 'n[1]', message: 'expected number, got string' }]);
+  });
+
+  it('keeps raw text out when capture is disabled', () => {
+    const error = parseError(() => schema.parse('not json at all', 'DISABLED'));
+    expect(error.rawContent).toBeUndefined();
+    expect(error.errors[0]?.path).toBe('');
+    expect(error.message).toContain("field '$' JSON syntax error");
+  });
+});
+
+describe('OutputSchema.fromJsonSchema', () => {
+  const schema = OutputSchema.fromJsonSchema<{ name: string; tags?: string[] }>({
+    type: 'object',
+    properties: { name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+    required: ['name'],
+    additionalProperties: false,
+  });
+
+  it('checks values with the built-in validator', () => {
+    expect(schema.parse('{"name":"x","tags":["a"]}')).toEqual({ name: 'x', tags: ['a'] });
+    const error = parseError(() => schema.parse('{"tags":[1],"other":true}'));
+    expect(error.errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
+      'name: is required but missing',
+      'tags[0]: expected string, got integer',
+      'other: is not an allowed property',
+    ]);
+  });
+
+  it('reports an empty error list as a generic mismatch', () => {
+    const error = new StructuredOutputParseError([], undefined);
+    expect(error.errors).toHaveLength(1);
+  });
+});
+
+describe('OutputSchema.provenancedOf', () => {
+  const schema = OutputSchema.provenancedOf(OutputSchema.of(z.object({ city: z.string() })));
+  const entry = (confidence: string, sources: unknown[] = []) => ({
+    field: 'city',
+    sources,
+    reasoning: 'because',
+    confidence,
+  });
+
+  it('wraps the inner schema with provenance entries', () => {
+    expect(schema.jsonSchema).toMatchObject({
+      required: ['output', 'provenance'],
+      properties: { output: { type: 'object' } },
+    });
+    const value = schema.parse(
+      JSON.stringify({
+        output: { city: 'Paris' },
+        provenance: [entry('high', [{ url: 'https://x', excerpts: ['Paris is'], title: 'X' }]), entry('LOW')],
+      }),
+    );
+    expect(value.output).toEqual({ city: 'Paris' });
+    expect(value.provenance.map((p) => p.confidence)).toEqual(['HIGH', 'LOW']);
+    expect(value.provenance[0]?.sources[0]).toEqual({ url: 'https://x', title: 'X', excerpts: ['Paris is'] });
+  });
+
+  it('rejects MEDIUM or HIGH without sources by default', () => {
+    const error = parseError(() =>
+      schema.parse(JSON.stringify({ output: { city: 'Paris' }, provenance: [entry('MEDIUM')] })),
+    );
+    expect(error.errors).toEqual([
+      { path: 'provenance[0]', message: "field 'city': confidence=MEDIUM requires at least one source" },
+    ]);
+  });
+
+  it('accepts a custom validator', () => {
+    const lenient = OutputSchema.provenancedOf(
+      OutputSchema.of(z.object({ city: z.string() })),
+      ProvenanceValidator.NONE,
+    );
+    expect(
+      lenient.parse(JSON.stringify({ output: { city: 'P' }, provenance: [entry('HIGH')] })).provenance,
+    ).toHaveLength(1);
+    const strict = OutputSchema.provenancedOf(OutputSchema.of(z.object({ city: z.string() })), (e) =>
+      e.reasoning.length > 20 ? ValidationResult.ok() : ValidationResult.fail('explain more'),
+    );
+    expect(
+      parseError(() => strict.parse(JSON.stringify({ output: { city: 'P' }, provenance: [entry('LOW')] })))
+        .errors[0]?.message,
+    ).toBe('explain more');
+  });
+
+  it('diffs the output, the entries and their shape together', () => {
+    const error = parseError(() =>
+      schema.parse(
+        JSON.stringify({
+          output: { city: 7 },
+          provenance: [{ field: 'city' }, entry('SURE'), entry('LOW', [{ url: ' ', excerpts: [] }])],
+        }),
+      ),
+    );
+    expect(error.errors.map((e) => e.path)).toEqual([
+      'output.city',
+      'provenance[0].sources',
+      'provenance[0].reasoning',
+      'provenance[0].confidence',
+      'provenance[1]',
+      'provenance[2]',
+    ]);
+    expect(parseError(() => schema.parse('[1]')).errors[0]?.message).toMatch(
+      /object with output and provenance/,
+    );
+    expect(parseError(() => schema.parse('{"output":{"city":"x"}}')).errors).toEqual([
+      { path: 'provenance', message: 'is required but missing' },
+    ]);
+    expect(parseError(() => schema.parse('{"output":{"city":"x"},"provenance":3}')).errors[0]?.message).toBe(
+      'expected array',
+    );
+  });
+
+  it('prefixes array paths of an array output', () => {
+    const list = OutputSchema.provenancedOf(OutputSchema.of(z.array(z.string())));
+    expect(parseError(() => list.parse('{"output":[1],"provenance":[]}')).errors[0]?.path).toBe('output[0]');
+    expect(parseError(() => list.parse('{"output":3,"provenance":[]}')).errors[0]?.path).toBe('output');
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * Records a Trace as a run happens. Content given to a span or the trace is kept only under VERBOSE,
+ * so STANDARD traces cannot carry prompts or results even if a caller passes them.
+ */
+import { newId } from '../common/ids.js';
+import { CostEstimate } from '../cost/cost-estimate.js';
+import { Usage } from '../model/usage.js';
+import { type Span, type SpanKind, SpanStatus, type Trace, TraceDetail } from './trace.js';
+
+export interface TraceStart {
+  readonly name: string;
+  readonly detail?: TraceDetail;
+  readonly sessionId?: string;
+  readonly runId?: string;
+  readonly modelId?: string;
+  readonly now?: () => number;
+}
+
+export interface TraceEnd {
+  readonly error?: string;
+  readonly inputText?: string;
+  readonly outputText?: string;
+}
+
+export class SpanRecorder {
+  readonly #detail: TraceDetail;
+  readonly #now: () => number;
+  readonly #onEnd: (span: Span) => void;
+  readonly #attributes: Record<string, string> = {};
+  readonly #id = newId();
+  readonly #startTime: number;
+  #usage: Usage = Usage.ZERO;
+  #cost: CostEstimate = CostEstimate.ZERO;
+  #input: string | undefined;
+  #output: string | undefined;
+  #ended = false;
+
+  constructor(
+    readonly kind: SpanKind,
+    detail: TraceDetail,
+    now: () => number,
+    onEnd: (span: Span) => void,
+  ) {
+    this.#detail = detail;
+    this.#now = now;
+    this.#onEnd = onEnd;
+    this.#startTime = now();
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  attribute(key: string, value: string): this {
+    this.#attributes[key] = value;
+    return this;
+  }
+
+  usage(usage: Usage): this {
+    this.#usage = Usage.plus(this.#usage, usage);
+    return this;
+  }
+
+  cost(cost: CostEstimate): this {
+    this.#cost = this.#cost.plus(cost);
+    return this;
+  }
+
+  /** Kept under VERBOSE only. */
+  content(content: { readonly input?: string; readonly output?: string }): this {
+    if (this.#detail === TraceDetail.VERBOSE) {
+      this.#input = content.input ?? this.#input;
+      this.#output = content.output ?? this.#output;
+    }
+    return this;
+  }
+
+  end(): void {
+    this.#close(SpanStatus.OK, undefined);
+  }
+
+  fail(error: string): void {
+    this.#close(SpanStatus.ERROR, error);
+  }
+
+  #close(status: SpanStatus, error: string | undefined): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const endTime = this.#now();
+    this.#onEnd(
+      Object.freeze({
+        id: this.#id,
+        kind: this.kind,
+        startTime: this.#startTime,
+        endTime,
+        durationMs: endTime - this.#startTime,
+        status,
+        ...(error === undefined ? {} : { error }),
+        usage: this.#usage,
+        cost: this.#cost,
+        attributes: Object.freeze({ ...this.#attributes }),
+        ...(this.#input === undefined ? {} : { input: this.#input }),
+        ...(this.#output === undefined ? {} : { output: this.#output }),
+      }),
+    );
+  }
+}
+
+export class TraceRecorder {
+  readonly #start: TraceStart;
+  readonly #detail: TraceDetail;
+  readonly #now: () => number;
+  readonly #startTime: number;
+  readonly #spans: Span[] = [];
+  readonly #open = new Set<SpanRecorder>();
+  readonly #attributes: Record<string, string> = {};
+
+  constructor(start: TraceStart) {
+    this.#start = start;
+    this.#detail = start.detail ?? TraceDetail.STANDARD;
+    this.#now = start.now ?? Date.now;
+    this.#startTime = this.#now();
+  }
+
+  span(kind: SpanKind): SpanRecorder {
+    const recorder = new SpanRecorder(kind, this.#detail, this.#now, (span) => {
+      this.#open.delete(recorder);
+      this.#spans.push(span);
+    });
+    this.#open.add(recorder);
+    return recorder;
+  }
+
+  attribute(key: string, value: string): this {
+    this.#attributes[key] = value;
+    return this;
+  }
+
+  /** Ends the trace; spans still open are failed, so every span the run started is in it. */
+  finish(end: TraceEnd = {}): Trace {
+    for (const open of [...this.#open]) open.fail('still open when the trace ended');
+    const endTime = this.#now();
+    const usage = this.#spans.reduce((sum, span) => Usage.plus(sum, span.usage), Usage.ZERO);
+    const verbose = this.#detail === TraceDetail.VERBOSE;
+    const { name, sessionId, runId, modelId } = this.#start;
+    return Object.freeze({
+      id: newId(),
+      name,
+      detail: this.#detail,
+      ...(sessionId === undefined ? {} : { sessionId }),
+      ...(runId === undefined ? {} : { runId }),
+      ...(modelId === undefined ? {} : { modelId }),
+      startTime: this.#startTime,
+      endTime,
+      durationMs: endTime - this.#startTime,
+      status: end.error === undefined ? SpanStatus.OK : SpanStatus.ERROR,
+      ...(end.error === undefined ? {} : { error: end.error }),
+      spans: Object.freeze([...this.#spans]),
+      attributes: Object.freeze({ ...this.#attributes }),
+      ...(verbose && end.inputText !== undefined ? { inputText: end.inputText } : {}),
+      ...(verbose && end.outputText !== undefined ? { outputText: end.outputText } : {}),
+      usage,
+      totalTokens: usage.totalTokens,
+      cost: CostEstimate.sum(this.#spans.map((span) => span.cost)),
+    });
+  }
+}

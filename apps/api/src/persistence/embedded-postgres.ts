@@ -1,7 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { chmod, chown, mkdir, open, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -130,6 +130,7 @@ async function loadBinaries(): Promise<Binaries> {
   try {
     const mod = (await import(name)) as Partial<Binaries>;
     if (typeof mod.initdb === 'string' && typeof mod.postgres === 'string') {
+      await restoreLibrarySymlinks(mod.postgres);
       return { initdb: mod.initdb, postgres: mod.postgres };
     }
   } catch (error) {
@@ -139,6 +140,35 @@ async function loadBinaries(): Promise<Binaries> {
     );
   }
   throw new EmbeddedPostgresError(`${name} does not export the initdb/postgres paths`);
+}
+
+/**
+ * The binaries package ships its shared-library symlinks (libicu*.so.60 → …60.2) as a list that its
+ * postinstall script recreates; npm 11 blocks install scripts by default, so we recreate them here.
+ */
+async function restoreLibrarySymlinks(postgresBinary: string): Promise<void> {
+  const packageRoot = resolve(dirname(postgresBinary), '..', '..');
+  let links: { source: string; target: string }[];
+  try {
+    links = JSON.parse(
+      await readFile(join(packageRoot, 'native', 'pg-symlinks.json'), 'utf8'),
+    ) as typeof links;
+  } catch {
+    return; // no list: this platform's package ships real files
+  }
+  for (const { source, target } of links) {
+    const linkPath = join(packageRoot, target);
+    if (await exists(linkPath)) continue;
+    try {
+      await symlink(relative(dirname(linkPath), join(packageRoot, source)), linkPath);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new EmbeddedPostgresError(`cannot restore ${linkPath} in the embedded PostgreSQL package`, {
+          cause: error,
+        });
+      }
+    }
+  }
 }
 
 /** PostgreSQL refuses to run as root; as root we run it as the `postgres` system user (created if missing). */

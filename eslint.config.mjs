@@ -16,6 +16,60 @@ const frameworkImports = [
   'class-transformer',
 ];
 
+/** The dependency rules; `allow` lists imports permitted regardless (tests may use the test kit). */
+function boundaryOptions(allow) {
+  return {
+    enforceBuildableLibDependency: false,
+    allow,
+    depConstraints: [
+      {
+        sourceTag: 'scope:core',
+        onlyDependOnLibsWithTags: [],
+        bannedExternalImports: frameworkImports,
+      },
+      {
+        sourceTag: 'scope:providers',
+        onlyDependOnLibsWithTags: ['scope:core'],
+        bannedExternalImports: frameworkImports,
+      },
+      {
+        sourceTag: 'scope:session',
+        onlyDependOnLibsWithTags: ['scope:core'],
+        bannedExternalImports: frameworkImports,
+      },
+      {
+        sourceTag: 'scope:governance',
+        onlyDependOnLibsWithTags: ['scope:core'],
+        bannedExternalImports: frameworkImports,
+      },
+      {
+        sourceTag: 'scope:sandbox',
+        onlyDependOnLibsWithTags: ['scope:core', 'scope:session'],
+        bannedExternalImports: frameworkImports,
+      },
+      {
+        sourceTag: 'scope:testing',
+        onlyDependOnLibsWithTags: ['scope:core', 'scope:providers', 'scope:session', 'scope:governance'],
+        bannedExternalImports: frameworkImports,
+      },
+      {
+        sourceTag: 'scope:persistence',
+        onlyDependOnLibsWithTags: ['scope:core', 'scope:session', 'scope:governance'],
+        bannedExternalImports: frameworkImports,
+      },
+      {
+        sourceTag: 'scope:migrations',
+        onlyDependOnLibsWithTags: [],
+        bannedExternalImports: frameworkImports,
+      },
+      { sourceTag: 'type:lib', notDependOnLibsWithTags: ['type:app'] },
+      { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['type:lib'] },
+      // The dashboard talks to the API over HTTP only.
+      { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: [] },
+    ],
+  };
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -40,64 +94,7 @@ export default tseslint.config(
         { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
       ],
       'no-console': 'off',
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            {
-              sourceTag: 'scope:core',
-              onlyDependOnLibsWithTags: [],
-              bannedExternalImports: frameworkImports,
-            },
-            {
-              sourceTag: 'scope:providers',
-              onlyDependOnLibsWithTags: ['scope:core'],
-              bannedExternalImports: frameworkImports,
-            },
-            {
-              sourceTag: 'scope:session',
-              onlyDependOnLibsWithTags: ['scope:core'],
-              bannedExternalImports: frameworkImports,
-            },
-            {
-              sourceTag: 'scope:governance',
-              onlyDependOnLibsWithTags: ['scope:core'],
-              bannedExternalImports: frameworkImports,
-            },
-            {
-              sourceTag: 'scope:sandbox',
-              onlyDependOnLibsWithTags: ['scope:core', 'scope:session'],
-              bannedExternalImports: frameworkImports,
-            },
-            {
-              sourceTag: 'scope:testing',
-              onlyDependOnLibsWithTags: [
-                'scope:core',
-                'scope:providers',
-                'scope:session',
-                'scope:governance',
-              ],
-              bannedExternalImports: frameworkImports,
-            },
-            {
-              sourceTag: 'scope:persistence',
-              onlyDependOnLibsWithTags: ['scope:core', 'scope:session', 'scope:governance'],
-              bannedExternalImports: frameworkImports,
-            },
-            {
-              sourceTag: 'scope:migrations',
-              onlyDependOnLibsWithTags: [],
-              bannedExternalImports: frameworkImports,
-            },
-            { sourceTag: 'type:lib', notDependOnLibsWithTags: ['type:app'] },
-            { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['type:lib'] },
-            // The dashboard talks to the API over HTTP only.
-            { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: [] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', boundaryOptions([])],
     },
   },
   {
@@ -110,6 +107,11 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       '@typescript-eslint/await-thenable': 'error',
     },
+  },
+  {
+    // Tests of any library may use the test kit (ScriptedModel, fake provider servers); sources may not.
+    files: ['libs/**/*.test.ts', 'libs/**/test/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': ['error', boundaryOptions(['@helios/testing'])] },
   },
   {
     // Test configs share the workspace's vitest.shared.ts, which belongs to no project; benchmarks

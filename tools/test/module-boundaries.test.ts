@@ -16,6 +16,8 @@ interface Probe {
   readonly dir: string;
   readonly target: string;
   readonly allowed: boolean;
+  /** Probe as a test file (`*.test.ts`), where the test kit is allowed. */
+  readonly test?: boolean;
 }
 
 const probes: readonly Probe[] = [
@@ -31,15 +33,18 @@ const probes: readonly Probe[] = [
   { dir: 'libs/core/src', target: '@nestjs/common', allowed: false },
   { dir: 'libs/session/src', target: 'next/server', allowed: false },
   { dir: 'libs/governance/src', target: 'react', allowed: false },
+  { dir: 'libs/session/src', target: '@helios/testing', allowed: false },
   { dir: 'libs/providers/src', target: '@helios/core', allowed: true },
   { dir: 'libs/session/src', target: '@helios/core', allowed: true },
   { dir: 'libs/sandbox/src', target: '@helios/session', allowed: true },
   { dir: 'libs/persistence/src', target: '@helios/governance', allowed: true },
   { dir: 'libs/testing/src', target: '@helios/core', allowed: true },
   { dir: 'apps/api/src', target: '@helios/session', allowed: true },
+  { dir: 'libs/session/src', target: '@helios/testing', allowed: true, test: true },
 ];
 
-const fileOf = (probe: Probe, index: number) => resolve(root, probe.dir, `boundary-probe-${index}.ts`);
+const fileOf = (probe: Probe, index: number) =>
+  resolve(root, probe.dir, `boundary-probe-${index}${probe.test ? '.test' : ''}.ts`);
 
 function refreshProjectGraph(): void {
   execFileSync(process.execPath, [resolve(root, 'node_modules/nx/dist/bin/nx.js'), 'show', 'projects'], {
@@ -73,18 +78,20 @@ beforeAll(async () => {
 afterAll(() => refreshProjectGraph());
 
 describe('module boundaries', () => {
-  it.each(probes.map((probe, i) => [probe.dir, probe.allowed ? 'may' : 'may not', probe.target, i] as const))(
-    '%s %s import %s',
-    (_dir, _verdict, _target, i) => {
-      const probe = probes[i] as Probe;
-      const result = results.find((r) => r.filePath === fileOf(probe, i));
-      expect(result, 'the probe was linted').toBeDefined();
-      const boundaryErrors = (result?.messages ?? []).filter(
-        (m) => m.ruleId === '@nx/enforce-module-boundaries',
-      );
-      expect(boundaryErrors.length > 0).toBe(!probe.allowed);
-      // A parse error would hide the rule altogether.
-      expect(result?.messages.filter((m) => m.fatal)).toEqual([]);
-    },
-  );
+  it.each(
+    probes.map(
+      (probe, i) =>
+        [probe.dir, probe.allowed ? 'may' : 'may not', probe.target, probe.test === true, i] as const,
+    ),
+  )('%s %s import %s (in a test file: %s)', (_dir, _verdict, _target, _test, i) => {
+    const probe = probes[i] as Probe;
+    const result = results.find((r) => r.filePath === fileOf(probe, i));
+    expect(result, 'the probe was linted').toBeDefined();
+    const boundaryErrors = (result?.messages ?? []).filter(
+      (m) => m.ruleId === '@nx/enforce-module-boundaries',
+    );
+    expect(boundaryErrors.length > 0).toBe(!probe.allowed);
+    // A parse error would hide the rule altogether.
+    expect(result?.messages.filter((m) => m.fatal)).toEqual([]);
+  });
 });

@@ -2,9 +2,10 @@
  * @helios/migrations — every schema change of the Helios database, in order. Each has `up` and `down`;
  * the API runs them at start and `npm run migrate` / `npm run migrate:revert` run them by hand.
  */
+import { GovernanceAudit1764547200000 } from './1764547200000-governance-audit.js';
 import { InstanceMetadata1764460800000 } from './1764460800000-instance-metadata.js';
 
-export { InstanceMetadata1764460800000 };
+export { GovernanceAudit1764547200000, InstanceMetadata1764460800000 };
 
 /** Ordered oldest first; TypeORM also orders by the timestamp in each class name. */
-export const migrations = [InstanceMetadata1764460800000] as const;
+export const migrations = [InstanceMetadata1764460800000, GovernanceAudit1764547200000] as const;

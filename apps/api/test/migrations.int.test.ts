@@ -68,4 +68,32 @@ describe.each(targetFactories)('migrations on the %s database', (_name, makeTarg
       /instance_metadata_singleton_true/,
     );
   });
+
+  it('keep the audit trail append-only: no update, no delete outside the retention sweep, no truncate', async () => {
+    const insert = `INSERT INTO audit_records (id, "timestamp", tool_name, policy_decision) VALUES ($1, now(), 'shell', 'allow')`;
+    const id = '00000000-0000-4000-8000-000000000001';
+    await db.dataSource.query(insert, [id]);
+    await expect(db.dataSource.query(`UPDATE audit_records SET tool_name = 'x'`)).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(db.dataSource.query(`DELETE FROM audit_records`)).rejects.toThrow(/append-only/);
+    await expect(db.dataSource.query(`TRUNCATE audit_records`)).rejects.toThrow(/append-only/);
+    await db.dataSource.transaction(async (manager) => {
+      await manager.query(`SET LOCAL helios.audit_sweep = 'on'`);
+      await manager.query(`DELETE FROM audit_records WHERE id = $1`, [id]);
+    });
+    expect(await db.dataSource.query(`SELECT count(*)::int AS n FROM audit_records`)).toEqual([{ n: 0 }]);
+    // The sweep permission ends with its transaction.
+    await db.dataSource.query(insert, [id]);
+    await expect(db.dataSource.query(`DELETE FROM audit_records`)).rejects.toThrow(/append-only/);
+  });
+
+  it('refuse an audit record of an unknown kind', async () => {
+    await expect(
+      db.dataSource.query(
+        `INSERT INTO audit_records (id, "timestamp", tool_name, policy_decision, record_kind)
+         VALUES (gen_random_uuid(), now(), 't', 'allow', 'gossip')`,
+      ),
+    ).rejects.toThrow(/check constraint/);
+  });
 });

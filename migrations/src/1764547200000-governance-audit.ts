@@ -37,7 +37,7 @@ export class GovernanceAudit1764547200000 implements MigrationInterface {
         "environment" text,
         "matched_rule_index" integer CHECK ("matched_rule_index" >= 0),
         "record_kind" text NOT NULL DEFAULT 'tool_call'
-          CHECK ("record_kind" IN ('tool_call', 'drift_event', 'install_scan', 'evaluation_expired')),
+          CHECK ("record_kind" IN ('tool_call', 'drift_event', 'install_scan', 'evaluation_expired', 'policy_reload')),
         "origin" text NOT NULL DEFAULT 'sideband',
         "metadata" jsonb,
         "session_source" text,

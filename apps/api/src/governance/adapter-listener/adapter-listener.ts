@@ -1,0 +1,106 @@
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { ADAPTER_ROUTES, type AdapterHandler, type RouteSpec } from './adapter-routes.js';
+import { bearerToken, tokenMatches, type AdapterTokens } from './adapter-tokens.js';
+
+export interface AdapterListenerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly tokens: AdapterTokens;
+  /** The governance service; without it routed calls answer 503 governance_unavailable. */
+  readonly handler?: AdapterHandler;
+  /** Request body cap (the seed's 1 MiB). */
+  readonly bodyLimitBytes?: number;
+  /** Where faults are reported; responses never carry their detail. */
+  readonly onFault?: (error: unknown, route: string) => void;
+}
+
+export interface AdapterListener {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * The governance adapter API on its own Fastify listener (not Nest: it is a hot path that validates with
+ * compiled JSON Schemas). Every request passes, in this order: (1) any `Origin` header or an OPTIONS
+ * request → 403; (2) a body over the cap → 413 `request_body_too_large`; (3) the bearer token of the
+ * route's scope → 401 (except GET /healthz); (4) JSON parsing → 400 `invalid_json`; then the route.
+ * A fault anywhere → 500 `{"error":"Internal server error"}` with no detail.
+ */
+export async function startAdapterListener(options: AdapterListenerOptions): Promise<AdapterListener> {
+  const app = Fastify({ logger: false, bodyLimit: options.bodyLimitBytes ?? MIB, return503OnClosing: true });
+  // Bodies stay raw text until the caller is authenticated: unauthenticated JSON is never parsed.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.headers.origin !== undefined || request.method === 'OPTIONS') {
+      return reply.code(403).send({ error: 'Forbidden' });
+    }
+    return undefined;
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; code?: string }, request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return reply.code(413).send({ error: 'request_body_too_large' });
+    options.onFault?.(error, request.url);
+    return reply.code(500).send({ error: 'Internal server error' });
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  for (const spec of ADAPTER_ROUTES) {
+    app.route({
+      method: spec.method,
+      url: spec.url,
+      preValidation: async (request, reply) => authenticate(request, reply, spec, options.tokens),
+      handler: async (request, reply) => route(request, reply, spec, options.handler),
+    });
+  }
+
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
+    close: () => app.close(),
+  };
+}
+
+async function authenticate(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  spec: RouteSpec,
+  tokens: AdapterTokens,
+): Promise<FastifyReply | undefined> {
+  const presented = bearerToken(request.headers.authorization);
+  if (!tokenMatches(presented, tokens[spec.scope])) return reply.code(401).send({ error: 'Unauthorized' });
+  return undefined;
+}
+
+async function route(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  spec: RouteSpec,
+  handler: AdapterHandler | undefined,
+): Promise<FastifyReply> {
+  let body: unknown = undefined;
+  if (spec.method === 'POST') {
+    const parsed = parseJson(request.body);
+    if (!parsed.ok) return reply.code(400).send({ error: 'invalid_json' });
+    body = parsed.value;
+  }
+  if (!handler) return reply.code(503).send({ error: 'governance_unavailable' });
+  const answer = await handler({ route: spec.route, body, params: request.params as Record<string, string> });
+  return reply.code(answer.status).send(answer.body);
+}
+
+function parseJson(raw: unknown): { ok: true; value: unknown } | { ok: false } {
+  if (typeof raw !== 'string' || raw.trim() === '') return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(raw) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}

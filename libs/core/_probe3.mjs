@@ -1,0 +1,25 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv } from 'ajv';
+const opts = { allErrors: true, verbose: true, strict: false, strictNumbers: true, validateFormats: false };
+const a = new Ajv2020(opts);
+const d7 = new Ajv(opts);
+const show = (v, x) => { v(x); console.log(JSON.stringify(x), JSON.stringify((v.errors??[]).map(e => [e.instancePath, e.schemaPath, e.keyword, e.params, e.message]))); };
+show(a.compile({ oneOf: [{ type: 'integer' }, { minimum: 0 }, {type: 'string'}] }), 1);
+show(a.compile({ oneOf: [{ type: 'integer' }, { type: 'string' }] }), true);
+const s1 = { $id: 'https://x/a', type: 'string' }; const s2 = { $id: 'https://x/a', type: 'integer' };
+const v1 = a.compile(s1); a.removeSchema(s1); const v2 = a.compile(s2); a.removeSchema(s2);
+console.log(v1('x'), v2(1), v1(1), a._cache.size);
+const rec = { $defs: { N: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/N' } } } } }, $ref: '#/$defs/N' };
+const vr = a.compile(rec); a.removeSchema(rec); show(vr, { kids: [{ kids: 3 }] }); console.log(a._cache.size);
+try { a.compile({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'string' }) } catch (e) { console.log('ERR', e.message) }
+show(d7.compile({ $schema: 'http://json-schema.org/draft-07/schema#', definitions: {A: {type:'string'}}, items: [{ $ref: '#/definitions/A' }], additionalItems: false }), [1, 2]);
+console.log(a.validateSchema({ type: 'strin', minimum: 'x' }), a.errorsText(a.errors, { dataVar: 'schema' }));
+console.log(JSON.stringify(a.errors.map(e=>[e.instancePath, e.keyword, e.message])));
+show(a.compile({ type: 'number' }), Infinity);
+show(a.compile({ not: { type: 'null' } }), null);
+show(a.compile({ type: 'object', properties: { a: false } }), { a: 1 });
+show(a.compile({ if: { type: 'string' }, then: false, else: { type: 'integer' } }), 'x');
+show(a.compile({ type: 'string', minLength: 2 }), '😀');
+show(a.compile({ multipleOf: 3, exclusiveMinimum: 5 }), 4);
+show(a.compile({ minProperties: 2 }), {a:1});
+show(a.compile({ contains: { type: 'string' }, minContains: 2, maxContains: 3 }), ['a']);

@@ -144,6 +144,26 @@ describe('the embedded database', () => {
   });
 });
 
+describe('logs', () => {
+  it('are JSON lines naming each request by its id, with credentials redacted', async () => {
+    const target = await embedded();
+    const api = stopOnCleanup(await startApi(await freePort(), { ...target.env, LOG_LEVEL: 'info' }));
+    await fetch(`${api.url}/v1/status`, {
+      headers: { 'x-request-id': 'req-log-1', authorization: 'Bearer hunter22' },
+    });
+    api.child.kill('SIGTERM');
+    const { stdout } = await api.exited;
+    const lines = stdout.split('\n').filter((line) => line.startsWith('{'));
+    expect(lines.length).toBeGreaterThan(0);
+    const entries = lines.map(
+      (line) => JSON.parse(line) as { req?: { id?: string; headers?: Record<string, string> } },
+    );
+    const request = entries.find((entry) => entry.req?.id === 'req-log-1');
+    expect(request?.req?.headers?.authorization).toBe('[redacted]');
+    expect(stdout).not.toContain('hunter22');
+  });
+});
+
 describe('the migrate CLI', () => {
   it.each([
     ['embedded', false],

@@ -17,9 +17,11 @@ const status = {
 
 describe('the API client', () => {
   it('takes the base URL from HELIOS_API_URL without trailing slashes', () => {
-    expect(apiBaseUrl({})).toBe('http://127.0.0.1:8080');
-    expect(apiBaseUrl({ HELIOS_API_URL: '  ' })).toBe('http://127.0.0.1:8080');
-    expect(apiBaseUrl({ HELIOS_API_URL: 'http://api:9000//' })).toBe('http://api:9000');
+    const env = (url?: string) =>
+      ({ NODE_ENV: 'test', ...(url === undefined ? {} : { HELIOS_API_URL: url }) }) as const;
+    expect(apiBaseUrl(env())).toBe('http://127.0.0.1:8080');
+    expect(apiBaseUrl(env('  '))).toBe('http://127.0.0.1:8080');
+    expect(apiBaseUrl(env('http://api:9000//'))).toBe('http://api:9000');
   });
 
   it('accepts the status shape, with or without the instance row', () => {

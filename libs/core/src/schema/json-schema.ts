@@ -1,4 +1,7 @@
-/** The subset of JSON Schema Helios generates, validates and sends to providers; other keywords pass through. */
+/**
+ * The JSON Schema keywords Helios itself generates and reads, typed; any other keyword passes through to
+ * providers and is validated too (see schema-validator.ts).
+ */
 export type JsonSchemaType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 
 export interface JsonSchema {
@@ -31,4 +34,13 @@ export interface FieldError {
 /** `field 'a.b' expected integer, got string` — the line a correction message lists. */
 export function describeFieldError(error: FieldError): string {
   return `field '${error.path === '' ? '$' : error.path}' ${error.message}`;
+}
+
+/** The JSON type of a value as messages name it: `integer` for whole numbers, `nothing` for undefined. */
+export function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && Number.isInteger(value)) return 'integer';
+  return typeof value;
 }

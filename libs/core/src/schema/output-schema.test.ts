@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { InvalidArgumentError } from '../common/helios-error.js';
 import { ProvenanceValidator, ValidationResult } from '../provenance/provenance-validator.js';
+import { type JsonSchema, type JsonSchemaType } from './json-schema.js';
 import { parseLenientJson } from './lenient-json.js';
 import { OutputSchema } from './output-schema.js';
 import { StructuredOutputParseError } from './structured-output-parse-error.js';
@@ -101,6 +104,63 @@ describe('OutputSchema.fromJsonSchema', () => {
       'tags[0]: expected string, got integer',
       'other: is not an allowed property',
     ]);
+  });
+
+  it('enforces every keyword of the schema, not just the common ones', () => {
+    const strict = OutputSchema.fromJsonSchema<{ id: string; items: number[] }>({
+      $defs: { Id: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' } },
+      type: 'object',
+      properties: { id: { $ref: '#/$defs/Id' }, items: { type: 'array', uniqueItems: true } },
+      required: ['id', 'items'],
+      allOf: [{ minProperties: 3 }],
+    });
+    const error = parseError(() => strict.parse('{"id":"abc-1","items":[1,1]}'));
+    expect(error.errors).toEqual([
+      { path: '', message: 'must have at least 3 properties, got 2' },
+      { path: 'id', message: 'must match pattern /^[A-Z]{3}-\\d+$/, got "abc-1"' },
+      { path: 'items', message: 'must not contain duplicates, but items [0] and [1] are equal' },
+    ]);
+  });
+
+  it('compiles zod’s JSON Schema output as it is', () => {
+    const generated = z.toJSONSchema(
+      z.object({
+        email: z.email(),
+        pair: z.tuple([z.string(), z.number()]),
+        home: z.object({ city: z.string() }).meta({ id: 'Home', 'x-note': 'vendor keyword' }).nullable(),
+      }),
+    ) as JsonSchema;
+    expect(generated['$schema']).toBe('https://json-schema.org/draft/2020-12/schema');
+    const schema = OutputSchema.fromJsonSchema(generated);
+    expect(schema.check({ email: 'a@b.co', pair: ['x', 1], home: null }).ok).toBe(true);
+    const result = schema.check({ email: 'nope', pair: ['x', 1, 2], home: { city: 1 } });
+    expect(result.ok ? [] : result.errors.map((e) => e.path)).toEqual(['email', 'pair', 'home']);
+  });
+
+  it('refuses an invalid schema when it is built, not when it is used', () => {
+    const build = (jsonSchema: JsonSchema) => () => OutputSchema.fromJsonSchema(jsonSchema);
+    expect(build({ type: 'object', properties: { n: { type: 'int' as JsonSchemaType } } })).toThrow(
+      InvalidArgumentError,
+    );
+    expect(build({ properties: { n: { type: 'int' as JsonSchemaType } } })).toThrow(
+      /^invalid JSON Schema: 'properties\.n\.type' must be one of \[/,
+    );
+    expect(build({ $ref: '#/$defs/Nope' })).toThrow(/can't resolve reference/);
+    expect(build({ minimum: 'one' } as unknown as JsonSchema)).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/'minimum'/) }),
+    );
+  });
+
+  it('compiles its schema once, however many values it checks', () => {
+    const compile = vi.spyOn(Ajv2020.prototype, 'compile');
+    try {
+      const schema = OutputSchema.fromJsonSchema<number>({ type: 'integer' });
+      expect(compile).toHaveBeenCalledTimes(1);
+      expect([1, 2, 'x', 3].map((value) => schema.check(value).ok)).toEqual([true, true, false, true]);
+      expect(compile).toHaveBeenCalledTimes(1);
+    } finally {
+      compile.mockRestore();
+    }
   });
 
   it('reports an empty error list as a generic mismatch', () => {

@@ -10,7 +10,7 @@ import { type FieldError, type JsonSchema } from './json-schema.js';
 import { parseLenientJson } from './lenient-json.js';
 import { checkProvenanced } from './provenanced-check.js';
 import { FIELD_PROVENANCE_SCHEMA } from './provenance-json-schema.js';
-import { validateJson } from './schema-validator.js';
+import { compileJsonSchema } from './schema-validator.js';
 import { StructuredOutputParseError } from './structured-output-parse-error.js';
 import { zodFieldErrors } from './zod-field-errors.js';
 
@@ -67,10 +67,15 @@ export const OutputSchema = {
     });
   },
 
-  /** From a JSON Schema you already have; values are checked by Helios's validator, typed as `T`. */
+  /**
+   * From a JSON Schema you already have (2020-12, or draft-07 when its `$schema` says so); values are
+   * checked by Ajv against every keyword except `format`, typed as `T`. The schema is compiled here, once:
+   * one that is not valid JSON Schema throws InvalidArgumentError now rather than at the first answer.
+   */
   fromJsonSchema<T>(jsonSchema: JsonSchema, options: OutputSchemaOptions = {}): OutputSchema<T> {
+    const validate = compileJsonSchema(jsonSchema);
     return new CheckedOutputSchema<T>(options.name ?? 'output', jsonSchema, (value) => {
-      const errors = validateJson(value, jsonSchema);
+      const errors = validate(value);
       return errors.length === 0 ? { ok: true, value: value as T } : { ok: false, errors };
     });
   },

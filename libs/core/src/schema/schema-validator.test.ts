@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { describeFieldError } from './json-schema.js';
-import { jsonTypeOf, validateJson } from './schema-validator.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it, vi } from 'vitest';
+import { InvalidArgumentError } from '../common/helios-error.js';
+import { describeAjvError } from './ajv-field-errors.js';
+import { describeFieldError, type JsonSchema } from './json-schema.js';
+import { compileJsonSchema, jsonTypeOf, validateJson } from './schema-validator.js';
 
-const messages = (value: unknown, schema: Parameters<typeof validateJson>[1]) =>
-  validateJson(value, schema).map(describeFieldError);
+const messages = (value: unknown, schema: object) =>
+  validateJson(value, schema as JsonSchema).map(describeFieldError);
 
 describe('validateJson', () => {
   it('checks each type on both sides', () => {
@@ -71,5 +74,313 @@ describe('validateJson', () => {
       'string',
       'object',
     ]);
+  });
+});
+
+describe('validateJson: keywords beyond the basic ones', () => {
+  it('follows $ref into $defs, recursively', () => {
+    const schema = {
+      $defs: {
+        Node: {
+          type: 'object',
+          properties: { v: { type: 'integer' }, kids: { type: 'array', items: { $ref: '#/$defs/Node' } } },
+          required: ['v'],
+        },
+      },
+      $ref: '#/$defs/Node',
+    };
+    expect(messages({ v: 1, kids: [{ v: 2, kids: [] }] }, schema)).toEqual([]);
+    expect(messages({ v: 1, kids: [{ v: 'x' }, {}] }, schema)).toEqual([
+      "field 'kids[0].v' expected integer, got string",
+      "field 'kids[1].v' is required but missing",
+    ]);
+  });
+
+  it('checks pattern, multipleOf and exclusive bounds', () => {
+    expect(messages('ab-1', { type: 'string', pattern: '^[a-z]+$' })).toEqual([
+      `field '$' must match pattern /^[a-z]+$/, got "ab-1"`,
+    ]);
+    expect(messages(7, { multipleOf: 3, exclusiveMinimum: 7, exclusiveMaximum: 5 })).toEqual([
+      "field '$' must be > 7, got 7",
+      "field '$' must be < 5, got 7",
+      "field '$' must be a multiple of 3, got 7",
+    ]);
+  });
+
+  it('checks every member of allOf', () => {
+    const schema = {
+      allOf: [
+        { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+        { properties: { b: { minimum: 1 } }, required: ['b'] },
+      ],
+    };
+    expect(messages({ a: 'x', b: 2 }, schema)).toEqual([]);
+    expect(messages({ a: 1, b: 0 }, schema)).toEqual([
+      "field 'a' expected string, got integer",
+      "field 'b' must be ≥ 1, got 0",
+    ]);
+    expect(messages({}, schema)).toEqual([
+      "field 'a' is required but missing",
+      "field 'b' is required but missing",
+    ]);
+  });
+
+  it('checks property counts, unique items and contains', () => {
+    expect(messages({ a: 1 }, { minProperties: 2 })).toEqual([
+      "field '$' must have at least 2 properties, got 1",
+    ]);
+    expect(messages({ a: 1, b: 2 }, { maxProperties: 1 })).toEqual([
+      "field '$' must have at most 1 properties, got 2",
+    ]);
+    expect(messages([1, 2, 1], { uniqueItems: true })).toEqual([
+      "field '$' must not contain duplicates, but items [0] and [2] are equal",
+    ]);
+    expect(messages([{ a: 1 }, { a: 1 }], { uniqueItems: true })).toHaveLength(1);
+    expect(messages([1, 2], { contains: { type: 'string' } })).toEqual([
+      "field '$' must contain at least 1 item(s) matching string",
+    ]);
+    expect(messages(['a'], { contains: { const: 'b' }, minContains: 1, maxContains: 2 })).toEqual([
+      `field '$' must contain at least 1 and at most 2 item(s) matching "b"`,
+    ]);
+  });
+
+  it('checks not, if/then/else and false schemas', () => {
+    expect(messages(null, { not: { type: 'null' } })).toEqual(["field '$' must not be null"]);
+    expect(messages('a', { not: { enum: ['a'] } })).toEqual([`field '$' must not be ["a"]`]);
+    expect(messages(1, { not: { minimum: 0 } })).toEqual([`field '$' must not match the schema under "not"`]);
+    expect(messages(1, { not: true })).toEqual(["field '$' must not be anything"]);
+    const conditional = {
+      type: 'object',
+      if: { properties: { kind: { const: 'card' } } },
+      then: { required: ['number'] },
+      else: { properties: { number: false } },
+    };
+    expect(messages({ kind: 'card' }, conditional)).toEqual(["field 'number' is required but missing"]);
+    expect(messages({ kind: 'cash', number: '1' }, conditional)).toEqual(["field 'number' is not allowed"]);
+    expect(messages({ kind: 'cash' }, conditional)).toEqual([]);
+  });
+
+  it('checks patternProperties, propertyNames, dependentRequired and unevaluatedProperties', () => {
+    expect(messages({ x_1: 'a', x_2: 2 }, { patternProperties: { '^x_': { type: 'string' } } })).toEqual([
+      "field 'x_2' expected string, got integer",
+    ]);
+    expect(messages({ ok: 1, Bad: 2 }, { propertyNames: { pattern: '^[a-z]+$' } })).toEqual([
+      "field 'Bad' is not an allowed property name",
+    ]);
+    expect(messages({ card: 1 }, { dependentRequired: { card: ['cvc'] } })).toEqual([
+      "field 'cvc' is required when card is present",
+    ]);
+    const closed = {
+      allOf: [{ properties: { a: { type: 'string' } } }],
+      properties: { b: {} },
+      unevaluatedProperties: false,
+    };
+    expect(messages({ a: 'x', b: 1 }, closed)).toEqual([]);
+    expect(messages({ a: 'x', c: 1 }, closed)).toEqual(["field 'c' is not an allowed property"]);
+  });
+
+  it('checks tuples', () => {
+    const tuple = { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false };
+    expect(messages(['a', 1], tuple)).toEqual([]);
+    expect(messages([1, 1, 2], tuple)).toEqual([
+      "field '$' must have at most 2 items, got 3",
+      "field '[0]' expected string, got integer",
+    ]);
+    expect(messages(['a', 1, 'b'], { prefixItems: [{}], unevaluatedItems: false })).toEqual([
+      "field '$' must have at most 1 items, got 3",
+    ]);
+  });
+
+  it('reads draft-07 schemas by their $schema', () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      definitions: { Name: { type: 'string', maxLength: 3 } },
+      type: 'array',
+      items: [{ $ref: '#/definitions/Name' }],
+      additionalItems: false,
+    };
+    expect(messages(['abc'], schema)).toEqual([]);
+    expect(messages(['abcd', 2], schema)).toEqual([
+      "field '$' must have at most 1 items, got 2",
+      "field '[0]' must have at most 3 characters, got 4",
+    ]);
+    expect(
+      messages({ a: 1 }, { $schema: 'http://json-schema.org/draft-07/schema', dependencies: { a: ['b'] } }),
+    ).toEqual(["field 'b' is required when a is present"]);
+  });
+});
+
+describe('validateJson: unions', () => {
+  it('reports a failed anyOf once, naming referenced definitions', () => {
+    const schema = {
+      $defs: {
+        Address: { type: 'object', properties: { street: { type: 'string' } }, required: ['street'] },
+      },
+      type: 'object',
+      properties: { home: { anyOf: [{ $ref: '#/$defs/Address' }, { type: 'null' }] } },
+    };
+    expect(messages({ home: null }, schema)).toEqual([]);
+    expect(messages({ home: { street: 'x' } }, schema)).toEqual([]);
+    expect(messages({ home: { street: 1 } }, schema)).toEqual([
+      "field 'home' expected one of Address | null, got object",
+    ]);
+    expect(messages({ home: 3 }, schema)).toEqual([
+      "field 'home' expected one of Address | null, got integer",
+    ]);
+  });
+
+  it('folds the errors of a recursive branch into the summary too', () => {
+    const schema = { type: 'object', properties: { next: { anyOf: [{ $ref: '#' }, { type: 'null' }] } } };
+    expect(messages({ next: { next: null } }, schema)).toEqual([]);
+    expect(messages({ next: { next: 1 } }, schema)).toEqual([
+      "field 'next' expected one of schema | null, got object",
+    ]);
+  });
+
+  it('keeps errors of the same value from outside the union', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      anyOf: [{ required: ['b'] }, { required: ['c'] }],
+    };
+    expect(messages({ a: 1 }, schema)).toEqual([
+      "field '$' expected one of schema | schema, got object",
+      "field 'a' expected string, got integer",
+    ]);
+  });
+
+  it('requires exactly one oneOf branch', () => {
+    const schema = { oneOf: [{ type: 'integer' }, { minimum: 0 }, { const: 'x' }] };
+    expect(messages(-1, schema)).toEqual([]);
+    expect(messages(1, schema)).toEqual([
+      `field '$' must match exactly one of integer | schema | "x", but matches 2`,
+    ]);
+    expect(messages(false, { oneOf: [false, { type: 'string' }] })).toEqual([
+      "field '$' expected one of nothing | string, got boolean",
+    ]);
+  });
+
+  it('lets a wrong type stand alone for its schema only', () => {
+    expect(messages(1, { type: 'string', enum: ['a'], minLength: 2 })).toEqual([
+      "field '$' expected string, got integer",
+    ]);
+    expect(messages(1, { type: 'string', allOf: [{ enum: ['a'] }] })).toEqual([
+      "field '$' expected string, got integer",
+      `field '$' must be one of ["a"], got 1`,
+    ]);
+  });
+});
+
+describe('validateJson: paths and order', () => {
+  it('lists missing fields first, then fields in the value’s order', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'string' } },
+      required: ['z', 'a', 'y'],
+      additionalProperties: false,
+    };
+    expect(messages({ b: 1, x: 1, a: 2 }, schema)).toEqual([
+      "field 'z' is required but missing",
+      "field 'y' is required but missing",
+      "field 'b' expected string, got integer",
+      "field 'x' is not an allowed property",
+      "field 'a' expected string, got integer",
+    ]);
+  });
+
+  it('puts paths under a prefix and keeps odd property names intact', () => {
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { 'a/b~c': { type: 'array', items: { type: 'string' } } },
+    };
+    expect(validateJson({ 'a/b~c': ['x', 2] }, schema, 'out')).toEqual([
+      { path: 'out.a/b~c[1]', message: 'expected string, got integer' },
+    ]);
+    expect(validateJson([1], { items: { type: 'string' } }, 'list')).toEqual([
+      { path: 'list[0]', message: 'expected string, got integer' },
+    ]);
+  });
+
+  it('shortens long offending values but never the allowed ones', () => {
+    const [error] = validateJson('x'.repeat(500), { pattern: '^y' });
+    expect(error?.message).toBe(`must match pattern /^y/, got "${'x'.repeat(78)}…`);
+    expect(validateJson('b', { enum: ['a'.repeat(100)] })[0]?.message).toContain('a'.repeat(100));
+  });
+
+  it('counts characters as code points and ignores inherited properties', () => {
+    expect(messages('😀', { minLength: 2 })).toEqual(["field '$' must have at least 2 characters, got 1"]);
+    const inherited = Object.create({ a: 1 }) as object;
+    expect(messages(inherited, { required: ['a'] })).toEqual(["field 'a' is required but missing"]);
+  });
+
+  it('falls back to Ajv’s own words for a keyword it has none for', () => {
+    const error = { keyword: 'format', instancePath: '', schemaPath: '#/format', params: {} };
+    expect(describeAjvError({ ...error, message: 'must match format "email"' })).toBe(
+      'must match format "email"',
+    );
+  });
+
+  it('rejects NaN and Infinity as numbers', () => {
+    expect(messages(Number.NaN, { type: 'number' })).toEqual(["field '$' expected number, got number"]);
+    expect(messages(Infinity, { type: 'integer' })).toEqual(["field '$' expected integer, got number"]);
+  });
+});
+
+describe('compileJsonSchema', () => {
+  it('compiles each schema object once', () => {
+    const compile = vi.spyOn(Ajv2020.prototype, 'compile');
+    try {
+      const schema = { type: 'string' as const };
+      expect(compileJsonSchema(schema)).toBe(compileJsonSchema(schema));
+      validateJson('a', schema);
+      validateJson(1, schema);
+      expect(compile).toHaveBeenCalledTimes(1);
+      validateJson('a', { type: 'string' });
+      expect(compile).toHaveBeenCalledTimes(2);
+    } finally {
+      compile.mockRestore();
+    }
+  });
+
+  it('lets two schemas share an $id', () => {
+    const text = compileJsonSchema({ $id: 'https://example.com/same', type: 'string' });
+    const number = compileJsonSchema({ $id: 'https://example.com/same', type: 'number' });
+    expect(text('a')).toEqual([]);
+    expect(number('a')).toEqual([{ path: '', message: 'expected number, got string' }]);
+  });
+
+  it.each([
+    ['an unknown type', { type: 'strin' }, /'type' must be one of \[.*\], got "strin"/],
+    ['a non-numeric bound', { minimum: 'x' }, /'minimum' expected number, got string/],
+    ['a bad pattern', { pattern: '(' }, /Invalid regular expression/],
+    ['an unresolvable $ref', { $ref: '#/$defs/Missing' }, /can't resolve reference #\/\$defs\/Missing/],
+    [
+      'an unsupported $schema',
+      { $schema: 'http://json-schema.org/draft-04/schema#' },
+      /unsupported \$schema/,
+    ],
+    ['a non-string $schema', { $schema: 7 }, /\$schema must be a string/],
+    ['an async schema', { $async: true, type: 'string' }, /asynchronous schemas/],
+  ])('refuses %s', (_label, schema, message) => {
+    expect(() => compileJsonSchema(schema as JsonSchema)).toThrow(InvalidArgumentError);
+    expect(() => validateJson('x', schema as JsonSchema)).toThrow(message);
+  });
+
+  it('refuses a schema that is not an object', () => {
+    expect(() => compileJsonSchema(null as unknown as JsonSchema)).toThrow(/expected an object/);
+    expect(() => compileJsonSchema([] as unknown as JsonSchema)).toThrow(/expected an object/);
+  });
+
+  it('accepts annotations and vendor keywords', () => {
+    const schema = {
+      type: 'string',
+      title: 'Name',
+      examples: ['a'],
+      nullable: true,
+      'x-vendor': { any: 1 },
+      format: 'email',
+    } as JsonSchema;
+    expect(messages('not an email', schema)).toEqual([]);
+    expect(messages(1, schema)).toEqual(["field '$' expected string, got integer"]);
   });
 });

@@ -1,130 +1,130 @@
 /**
- * Checks a parsed JSON value against a JsonSchema and lists every mismatch by field path. It covers the
- * keywords Helios emits (types, properties/required, additionalProperties, items, enum/const, anyOf/oneOf
- * and numeric/length bounds); unknown keywords are ignored rather than guessed at.
+ * Checks a parsed JSON value against a JsonSchema with Ajv (every standard keyword: `$ref`/`$defs`,
+ * `pattern`, `allOf`/`anyOf`/`oneOf`/`not`, `if`/`then`/`else`, `patternProperties`, `uniqueItems`,
+ * `multipleOf`, …) and lists every mismatch by field path. Each schema object is compiled once and the
+ * validator is cached on it; a schema Ajv cannot compile is an InvalidArgumentError.
  */
-import { type FieldError, type JsonSchema, type JsonSchemaType } from './json-schema.js';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { InvalidArgumentError } from '../common/helios-error.js';
+import { ajvFieldErrors, describeAjvError } from './ajv-field-errors.js';
+import { type FieldError, type JsonSchema } from './json-schema.js';
 
+export { jsonTypeOf } from './json-schema.js';
+
+/** A compiled schema: checks a value and returns its field errors, paths under `path` (none when valid). */
+export type JsonValidator = (value: unknown, path?: string) => FieldError[];
+
+/**
+ * `allErrors` so a correction lists every mismatch; `verbose` so each error carries the offending value
+ * and the keyword's schema, which the messages quote ("expected integer, got string").
+ *
+ * Strictness: `strict: false` turns off Ajv's strict-mode refusals, which reject schemas that are valid
+ * JSON Schema: unknown keywords are annotations to JSON Schema (providers and zod emit them: zod's
+ * `.meta({'x-…'})`, OpenAPI's `nullable`, Gemini's `propertyOrdering`), and `strictTypes`/`strictTuples`
+ * only warn about style (`properties` without `type: object`, `prefixItems` without `minItems`) on the
+ * console. Typos in keyword names are therefore ignored, as the JSON Schema specification says; a
+ * malformed value of a known keyword (`type: 'strin'`, `minimum: 'x'`, a bad `pattern`, an unresolvable
+ * `$ref`) is still refused because every schema is checked against its meta-schema. `strictNumbers` stays
+ * on: NaN and Infinity are not JSON numbers.
+ *
+ * `format` is not checked (`validateFormats: false`): Ajv 8 ships no format definitions (they live in
+ * `ajv-formats`, which core does not depend on) and would otherwise warn on every schema that uses one.
+ * zod also emits a `pattern` for its string formats (email, uuid, ISO dates), and that is enforced.
+ *
+ * `ownProperties` so inherited properties never count; no `coerceTypes`/`useDefaults`/`removeAdditional`,
+ * so validation never changes the value.
+ */
+const AJV_OPTIONS: Options = {
+  allErrors: true,
+  verbose: true,
+  strict: false,
+  strictNumbers: true,
+  validateFormats: false,
+  ownProperties: true,
+};
+
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+const DRAFT_07 = 'http://json-schema.org/draft-07/schema';
+
+type SchemaAjv = Ajv | Ajv2020;
+
+/** One instance per dialect, built on first use: schemas without `$schema` are read as 2020-12 (zod's). */
+const instances = new Map<string, SchemaAjv>();
+
+function ajvFor(schema: JsonSchema): SchemaAjv {
+  const declared = schema.$schema;
+  if (declared !== undefined && typeof declared !== 'string') {
+    throw new InvalidArgumentError('invalid JSON Schema: $schema must be a string');
+  }
+  const dialect = normalizeDialect(declared ?? DRAFT_2020_12);
+  if (dialect !== DRAFT_2020_12 && dialect !== DRAFT_07) {
+    throw new InvalidArgumentError(
+      `invalid JSON Schema: unsupported $schema "${declared}" (supported: ${DRAFT_2020_12}, ${DRAFT_07})`,
+    );
+  }
+  let ajv = instances.get(dialect);
+  if (!ajv) {
+    ajv = dialect === DRAFT_07 ? new Ajv(AJV_OPTIONS) : new Ajv2020(AJV_OPTIONS);
+    instances.set(dialect, ajv);
+  }
+  return ajv;
+}
+
+function normalizeDialect(uri: string): string {
+  return uri.endsWith('#') ? uri.slice(0, -1) : uri;
+}
+
+const compiled = new WeakMap<JsonSchema, JsonValidator>();
+
+/**
+ * The validator of `schema`, compiled on the first call for this schema object and cached on it (the
+ * schema must not be mutated afterwards). Throws InvalidArgumentError naming what is wrong when `schema`
+ * is not a valid JSON Schema.
+ */
+export function compileJsonSchema(schema: JsonSchema): JsonValidator {
+  const cached = compiled.get(schema);
+  if (cached) return cached;
+  const validate = compileWithAjv(schema);
+  const validator: JsonValidator = (value, path = '') =>
+    validate(value) ? [] : ajvFieldErrors(validate.errors ?? [], value, path);
+  compiled.set(schema, validator);
+  return validator;
+}
+
+function compileWithAjv(schema: JsonSchema): ValidateFunction {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new InvalidArgumentError('invalid JSON Schema: expected an object');
+  }
+  const ajv = ajvFor(schema);
+  let validate: ValidateFunction;
+  try {
+    if (!ajv.validateSchema(schema)) throw new Error(describeSchemaErrors(ajv.errors ?? []));
+    validate = ajv.compile(schema);
+  } catch (error) {
+    throw new InvalidArgumentError(`invalid JSON Schema: ${(error as Error).message}`, { cause: error });
+  } finally {
+    // The WeakMap above is the cache. Ajv's own would keep every schema alive, and would refuse a second
+    // schema with the same `$id`; the compiled function does not need it.
+    ajv.removeSchema(schema);
+  }
+  if ('$async' in validate) {
+    throw new InvalidArgumentError('invalid JSON Schema: asynchronous schemas ($async) are not supported');
+  }
+  return validate;
+}
+
+/** Meta-schema errors, the first per place in the schema: `'type' must be one of [...], got "strin"`. */
+function describeSchemaErrors(errors: readonly ErrorObject[]): string {
+  const byPlace = new Map<string, string>();
+  for (const error of errors) {
+    const place = error.instancePath.slice(1).replaceAll('/', '.');
+    if (!byPlace.has(place)) byPlace.set(place, `'${place}' ${describeAjvError(error)}`);
+  }
+  return [...byPlace.values()].join('; ');
+}
+
+/** Every mismatch of `value` against `schema`, by field path (`a.b[0]`), under `path` when given. */
 export function validateJson(value: unknown, schema: JsonSchema, path = ''): FieldError[] {
-  const errors: FieldError[] = [];
-  const fail = (message: string): void => {
-    errors.push({ path, message });
-  };
-  const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives && !alternatives.some((option) => validateJson(value, option, path).length === 0)) {
-    fail(`expected one of ${alternatives.map(describeSchema).join(' | ')}, got ${jsonTypeOf(value)}`);
-    return errors;
-  }
-  if (schema.type !== undefined) {
-    const allowed: readonly JsonSchemaType[] = typeof schema.type === 'string' ? [schema.type] : schema.type;
-    if (!allowed.some((type) => hasType(value, type))) {
-      fail(`expected ${allowed.join(' | ')}, got ${jsonTypeOf(value)}`);
-      return errors;
-    }
-  }
-  if (schema.enum && !schema.enum.some((option) => sameJson(option, value))) {
-    fail(`must be one of ${JSON.stringify(schema.enum)}, got ${JSON.stringify(value)}`);
-  }
-  if ('const' in schema && !sameJson(schema.const, value)) {
-    fail(`must be ${JSON.stringify(schema.const)}, got ${JSON.stringify(value)}`);
-  }
-  if (typeof value === 'number') checkNumber(value, schema, fail);
-  if (typeof value === 'string')
-    checkLength(value.length, schema.minLength, schema.maxLength, 'characters', fail);
-  if (Array.isArray(value)) {
-    checkLength(value.length, schema.minItems, schema.maxItems, 'items', fail);
-    const items = schema.items;
-    if (items) value.forEach((item, index) => errors.push(...validateJson(item, items, `${path}[${index}]`)));
-  } else if (isObject(value)) {
-    errors.push(...validateObject(value, schema, path));
-  }
-  return errors;
-}
-
-function validateObject(value: Record<string, unknown>, schema: JsonSchema, path: string): FieldError[] {
-  const errors: FieldError[] = [];
-  const properties = schema.properties ?? {};
-  for (const name of schema.required ?? []) {
-    if (value[name] === undefined)
-      errors.push({ path: join(path, name), message: 'is required but missing' });
-  }
-  for (const [name, field] of Object.entries(value)) {
-    const declared = properties[name];
-    if (declared) {
-      if (field !== undefined) errors.push(...validateJson(field, declared, join(path, name)));
-    } else if (schema.additionalProperties === false) {
-      errors.push({ path: join(path, name), message: 'is not an allowed property' });
-    } else if (typeof schema.additionalProperties === 'object') {
-      errors.push(...validateJson(field, schema.additionalProperties, join(path, name)));
-    }
-  }
-  return errors;
-}
-
-function checkNumber(value: number, schema: JsonSchema, fail: (message: string) => void): void {
-  if (schema.minimum !== undefined && value < schema.minimum)
-    fail(`must be ≥ ${schema.minimum}, got ${value}`);
-  if (schema.maximum !== undefined && value > schema.maximum)
-    fail(`must be ≤ ${schema.maximum}, got ${value}`);
-}
-
-function checkLength(
-  length: number,
-  min: number | undefined,
-  max: number | undefined,
-  unit: string,
-  fail: (message: string) => void,
-): void {
-  if (min !== undefined && length < min) fail(`must have at least ${min} ${unit}, got ${length}`);
-  if (max !== undefined && length > max) fail(`must have at most ${max} ${unit}, got ${length}`);
-}
-
-function hasType(value: unknown, type: JsonSchemaType): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'object':
-      return isObject(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'null':
-      return value === null;
-    default: {
-      const unknown: never = type;
-      return unknown;
-    }
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function jsonTypeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number' && Number.isInteger(value)) return 'integer';
-  return typeof value;
-}
-
-function describeSchema(schema: JsonSchema): string {
-  if (schema.type !== undefined)
-    return typeof schema.type === 'string' ? schema.type : schema.type.join(' | ');
-  if (schema.enum) return JSON.stringify(schema.enum);
-  return 'schema';
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function join(path: string, name: string): string {
-  return path === '' ? name : `${path}.${name}`;
+  return compileJsonSchema(schema)(value, path);
 }

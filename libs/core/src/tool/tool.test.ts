@@ -135,6 +135,17 @@ describe('defineTool', () => {
       defineTool({ name: '', description: '', parameters: [], execute: () => ToolResult.success('') }),
     ).toThrow(/tool name/);
   });
+
+  it('refuses a malformed JSON Schema at definition, before any call', () => {
+    expect(() =>
+      defineTool({
+        name: 'bad',
+        description: '',
+        jsonSchema: { type: 'object', properties: { n: { type: 'int' } } } as never,
+        execute: () => ToolResult.success(''),
+      }),
+    ).toThrow(/invalid JSON Schema/);
+  });
 });
 
 describe('tool values', () => {

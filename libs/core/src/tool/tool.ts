@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { isAbortError, raceAbort, throwIfAborted } from '../common/abort.js';
 import { requireNonBlank } from '../common/validate.js';
 import { describeFieldError, type FieldError, type JsonSchema } from '../schema/json-schema.js';
-import { validateJson } from '../schema/schema-validator.js';
+import { compileJsonSchema } from '../schema/schema-validator.js';
 import { zodFieldErrors } from '../schema/zod-field-errors.js';
 import { type ToolContext } from './tool-context.js';
 import { parametersJsonSchema, type ToolParameter } from './tool-parameter.js';
@@ -73,8 +73,10 @@ export function defineTool(
     };
   } else {
     inputSchema = 'parameters' in options ? parametersJsonSchema(options.parameters) : options.jsonSchema;
+    // Compiled here, so a tool with a malformed schema fails at definition, not at its first call.
+    const validate = compileJsonSchema(inputSchema);
     check = (args) => {
-      const errors = validateJson(args, inputSchema);
+      const errors = validate(args);
       return errors.length === 0 ? { ok: true, value: args } : { ok: false, errors };
     };
   }

@@ -23,7 +23,7 @@ interface Located {
 
 /** Requires errors from a validator compiled with `verbose: true` (the data and schema they quote). */
 export function ajvFieldErrors(errors: readonly ErrorObject[], value: unknown, prefix: string): FieldError[] {
-  const located = withoutShadowedByType(withoutBranchErrors(errors))
+  const located = withoutPatternBesideFormat(withoutShadowedByType(withoutBranchErrors(errors)))
     .map((error) => locate(error, value))
     .sort(compareLocated);
   // Two keywords can say the same thing (zod's tuples have both `items: false` and `maxItems`).
@@ -67,6 +67,8 @@ export function describeAjvError(error: ErrorObject): string {
     }
     case 'multipleOf':
       return `must be a multiple of ${String(params['multipleOf'])}, got ${String(data)}`;
+    case 'format':
+      return `must be a valid ${String(params['format'])}, got ${showFound(data)}`;
     case 'pattern':
       return `must match pattern /${String(params['pattern'])}/, got ${showFound(data)}`;
     case 'uniqueItems': {
@@ -193,6 +195,21 @@ function isBranchError(candidate: ErrorObject, summary: ErrorObject): boolean {
 }
 
 /** A wrong type says it all for its schema: `expected string, got integer`, not also `must be one of`. */
+/**
+ * zod emits both `format: email` and the regex behind it; when both fail, "must be a valid email" says it
+ * and the regex would only repeat it less readably.
+ */
+function withoutPatternBesideFormat(errors: readonly ErrorObject[]): ErrorObject[] {
+  const formatErrors = errors.filter((error) => error.keyword === 'format');
+  return errors.filter(
+    (error) =>
+      error.keyword !== 'pattern' ||
+      !formatErrors.some(
+        (format) => format.instancePath === error.instancePath && format.parentSchema === error.parentSchema,
+      ),
+  );
+}
+
 function withoutShadowedByType(errors: readonly ErrorObject[]): ErrorObject[] {
   const typeErrors = errors.filter((error) => error.keyword === 'type');
   return errors.filter(

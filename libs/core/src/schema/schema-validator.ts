@@ -6,6 +6,7 @@
  */
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import { InvalidArgumentError } from '../common/helios-error.js';
 import { ajvFieldErrors, describeAjvError } from './ajv-field-errors.js';
 import { type FieldError, type JsonSchema } from './json-schema.js';
@@ -28,9 +29,8 @@ export type JsonValidator = (value: unknown, path?: string) => FieldError[];
  * `$ref`) is still refused because every schema is checked against its meta-schema. `strictNumbers` stays
  * on: NaN and Infinity are not JSON numbers.
  *
- * `format` is not checked (`validateFormats: false`): Ajv 8 ships no format definitions (they live in
- * `ajv-formats`, which core does not depend on) and would otherwise warn on every schema that uses one.
- * zod also emits a `pattern` for its string formats (email, uuid, ISO dates), and that is enforced.
+ * `format` is checked with the definitions of `ajv-formats` (email, uri, uuid, date-time, …; Ajv 8 ships
+ * none of its own); an unknown format name is ignored, as the specification allows.
  *
  * `ownProperties` so inherited properties never count; no `coerceTypes`/`useDefaults`/`removeAdditional`,
  * so validation never changes the value.
@@ -40,7 +40,6 @@ const AJV_OPTIONS: Options = {
   verbose: true,
   strict: false,
   strictNumbers: true,
-  validateFormats: false,
   ownProperties: true,
 };
 
@@ -48,6 +47,11 @@ const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema';
 
 type SchemaAjv = Ajv | Ajv2020;
+
+// ajv-formats is CommonJS: under Node's ESM interop its plugin is the module itself or its `default`.
+const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: SchemaAjv,
+) => void;
 
 /** One instance per dialect, built on first use: schemas without `$schema` are read as 2020-12 (zod's). */
 const instances = new Map<string, SchemaAjv>();
@@ -66,6 +70,7 @@ function ajvFor(schema: JsonSchema): SchemaAjv {
   let ajv = instances.get(dialect);
   if (!ajv) {
     ajv = dialect === DRAFT_07 ? new Ajv(AJV_OPTIONS) : new Ajv2020(AJV_OPTIONS);
+    addFormats(ajv);
     instances.set(dialect, ajv);
   }
   return ajv;

@@ -3,4 +3,52 @@
  *
  * The public entry of this package: everything other packages may use is exported from here.
  */
-export {};
+export { PolicyConfigError, type PolicyConfigIssue } from './config/policy-config-error.js';
+export { loadPolicy, parsePolicyDocument, type LoadPolicyOptions } from './config/load-policy.js';
+export { compilePolicy, type CompileResult } from './config/compile-policy.js';
+export { type EnvironmentMap } from './config/interpolate.js';
+export { parseDuration } from './config/duration.js';
+export { type PolicyDocument } from './config/policy-schema.js';
+export {
+  DEFAULT_GOVERNANCE_LIMITS,
+  resolveGovernanceLimits,
+  type GovernanceLimits,
+} from './config/governance-limits.js';
+
+export {
+  type CompiledBudget,
+  type CompiledPolicy,
+  type CompiledRule,
+  type PolicyAction,
+} from './engine/compiled-policy.js';
+export { decide, type DecideInput, type PolicyDecision, type DriftVerdict } from './engine/decide.js';
+export { DEFAULT_ANNOTATIONS, effectiveAnnotations, type ToolAnnotations } from './engine/annotations.js';
+export { type GroundingOutcome, type GroundingSnapshot } from './engine/grounding.js';
+export { type DriftAspect, type DriftChange } from './drift/drift-change.js';
+export { diffDefinitions } from './drift/diff-definitions.js';
+
+export { type Clock, systemClock } from './stores/clock.js';
+export type * from './stores/limit-store.js';
+export type * from './stores/pending-evaluation-store.js';
+export type * from './stores/approval-ticket-store.js';
+export {
+  DEFAULT_EVIDENCE_TTL_SECONDS,
+  type EvidenceStore,
+  type EvidenceWrite,
+  type EvidencePutOutcome,
+} from './stores/evidence-store.js';
+export type * from './stores/tool-baseline-store.js';
+export { type AuditSink, type AuditDelivery } from './stores/audit-sink.js';
+export { MemoryLimitStore } from './stores/memory/memory-limit-store.js';
+export { MemoryPendingEvaluationStore } from './stores/memory/memory-pending-evaluation-store.js';
+export { MemoryApprovalTicketStore } from './stores/memory/memory-approval-ticket-store.js';
+export { MemoryEvidenceStore } from './stores/memory/memory-evidence-store.js';
+export { MemoryToolBaselineStore } from './stores/memory/memory-tool-baseline-store.js';
+export { MemoryAuditSink } from './stores/memory/memory-audit-sink.js';
+
+export { GovernanceService, type GovernanceServiceOptions } from './service/governance-service.js';
+export { type GovernanceStores } from './service/service-context.js';
+export { type AuditRecord, type BlockReason, type RecordKind } from './service/audit-record.js';
+export type * from './service/results.js';
+export type * from './service/wire-types.js';
+export { type PlannedCharge } from './service/limit-planning.js';

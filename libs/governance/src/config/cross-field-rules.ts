@@ -74,7 +74,8 @@ function checkSession(doc: PolicyDocument, add: Add): void {
     if (source.source !== 'header') return;
     const path = `session.identity[${i}].name`;
     if (!source.name.startsWith('x-')) add(path, 'session identity header names must start with "x-"');
-    if (RESERVED_TRANSPORT_HEADERS.has(source.name)) add(path, `must not read reserved header "${source.name}"`);
+    if (RESERVED_TRANSPORT_HEADERS.has(source.name))
+      add(path, `must not read reserved header "${source.name}"`);
     if (seen.has(source.name)) add(path, `duplicate session identity header "${source.name}"`);
     seen.add(source.name);
   });
@@ -88,7 +89,10 @@ function checkRules(doc: PolicyDocument, add: Add): void {
     if (rule.match.environment !== undefined && !hasEnvironment) {
       add(`${path}.match.environment`, 'requires a non-blank top-level "environment"');
     }
-    if (rule.action === 'rate_limit' && (rule.limits?.max_calls === undefined || rule.limits.window === undefined)) {
+    if (
+      rule.action === 'rate_limit' &&
+      (rule.limits?.max_calls === undefined || rule.limits.window === undefined)
+    ) {
       add(`${path}.limits`, 'a rate_limit rule needs limits.max_calls and limits.window');
     }
     if (rule.action === 'spend_limit' && rule.limits?.max_spend === undefined) {
@@ -98,7 +102,10 @@ function checkRules(doc: PolicyDocument, add: Add): void {
       add(`${path}.limits.key`, 'key "sender_id" requires sdk.enabled: true (sender ids come from adapters)');
     }
     if (senderNeedsSdk && rule.limits?.max_spend?.key === 'sender_id') {
-      add(`${path}.limits.max_spend.key`, 'key "sender_id" requires sdk.enabled: true (sender ids come from adapters)');
+      add(
+        `${path}.limits.max_spend.key`,
+        'key "sender_id" requires sdk.enabled: true (sender ids come from adapters)',
+      );
     }
   });
 }

@@ -15,7 +15,8 @@ export function interpolateEnvironment(
   path: readonly PropertyKey[] = [],
 ): unknown {
   if (typeof value === 'string') return interpolateString(value, env, issues, path);
-  if (Array.isArray(value)) return value.map((item, i) => interpolateEnvironment(item, env, issues, [...path, i]));
+  if (Array.isArray(value))
+    return value.map((item, i) => interpolateEnvironment(item, env, issues, [...path, i]));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {

@@ -181,7 +181,10 @@ const ruleSchema = z
     match: matchSchema,
     action: z.enum(['allow', 'deny', 'require_approval', 'rate_limit', 'spend_limit', 'dry_run']),
     approval: approvalRoutingSchema.optional(),
-    evidence: z.object({ requires: z.array(z.string().min(1)) }).strict().optional(),
+    evidence: z
+      .object({ requires: z.array(z.string().min(1)) })
+      .strict()
+      .optional(),
     requires: z.array(z.string().min(1)).optional(),
     requires_success: z.boolean().optional(),
     limits: limitsSchema.optional(),
@@ -238,7 +241,8 @@ const contributorSchema = z
     if (raw !== null && typeof raw === 'object' && 'tool' in raw) {
       ctx.addIssue({
         code: 'custom',
-        message: 'contributor "tool" moved under "match": write { match: { tool: "<glob>" }, field: "<path>" }',
+        message:
+          'contributor "tool" moved under "match": write { match: { tool: "<glob>" }, field: "<path>" }',
       });
     }
   })

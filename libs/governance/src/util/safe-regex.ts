@@ -11,6 +11,7 @@ export function compileSafeRegex(source: string): RegExp | string {
   } catch (error) {
     return `invalid regex: ${(error as Error).message}`;
   }
-  if (!safeRegex(regex)) return `regex ${JSON.stringify(source)} is prone to catastrophic backtracking (ReDoS)`;
+  if (!safeRegex(regex))
+    return `regex ${JSON.stringify(source)} is prone to catastrophic backtracking (ReDoS)`;
   return regex;
 }

@@ -1,0 +1,73 @@
+/**
+ * Bounded-growth caps. A token-bearing adapter is in the threat model, so every caller-controlled
+ * growth vector has a ceiling; each breach fails closed with the seed's code. Defaults are the seed's
+ * numbers; each is configurable so deployments (and tests) can move them.
+ */
+import { z } from 'zod';
+import { PolicyConfigError, formatIssuePath } from './policy-config-error.js';
+
+const KiB = 1_024;
+const MiB = 1_024 * KiB;
+
+export interface GovernanceLimits {
+  /** Distinct adapter origins (400 origin_limit_exceeded). */
+  readonly maxOrigins: number;
+  /** Baselined tool definitions per origin, first-seen only (400 tool_baseline_limit). */
+  readonly maxToolsPerOrigin: number;
+  /** Serialized `arguments` (413 tool_input_too_large). */
+  readonly maxToolInputBytes: number;
+  /** Serialized `metadata` (413 metadata_too_large). */
+  readonly maxMetadataBytes: number;
+  /** Pending evaluations by count (503 evaluation_backlog_full). */
+  readonly maxPendingEvaluations: number;
+  /** Pending evaluations by serialized footprint (503 evaluation_backlog_full). */
+  readonly maxPendingBytes: number;
+  /** Distinct live sender-derived limit/budget buckets (503 limit_capacity_exhausted). */
+  readonly maxSenderKeys: number;
+  /** Evidence entries accepted per /audit; the excess is reported `too_many`. */
+  readonly maxEvidenceEntries: number;
+  /** Serialized `evidence_data` per entry; larger entries are reported `too_large`. */
+  readonly maxEvidenceBytes: number;
+}
+
+export const DEFAULT_GOVERNANCE_LIMITS: GovernanceLimits = Object.freeze({
+  maxOrigins: 32,
+  maxToolsPerOrigin: 1_024,
+  maxToolInputBytes: 64 * KiB,
+  maxMetadataBytes: 4 * KiB,
+  maxPendingEvaluations: 10_000,
+  maxPendingBytes: 64 * MiB,
+  maxSenderKeys: 50_000,
+  maxEvidenceEntries: 16,
+  maxEvidenceBytes: 64 * KiB,
+});
+
+const cap = z.number().int().positive();
+const limitsSchema = z
+  .object({
+    maxOrigins: cap,
+    maxToolsPerOrigin: cap,
+    maxToolInputBytes: cap,
+    maxMetadataBytes: cap,
+    maxPendingEvaluations: cap,
+    maxPendingBytes: cap,
+    maxSenderKeys: cap,
+    maxEvidenceEntries: cap,
+    maxEvidenceBytes: cap,
+  })
+  .partial()
+  .strict();
+
+/** Defaults overlaid with `overrides`; throws {@link PolicyConfigError} for a non-positive or unknown cap. */
+export function resolveGovernanceLimits(overrides: Partial<GovernanceLimits> = {}): GovernanceLimits {
+  const parsed = limitsSchema.safeParse(overrides);
+  if (!parsed.success) {
+    throw new PolicyConfigError(
+      parsed.error.issues.map((issue) => ({
+        path: formatIssuePath(['limits', ...issue.path, ...('keys' in issue ? issue.keys : [])]),
+        message: issue.message,
+      })),
+    );
+  }
+  return Object.freeze({ ...DEFAULT_GOVERNANCE_LIMITS, ...parsed.data });
+}

@@ -1,0 +1,286 @@
+import { describe, expect, it } from 'vitest';
+import { loadPolicy, parsePolicyDocument } from './load-policy.js';
+import { PolicyConfigError } from './policy-config-error.js';
+import { resolveGovernanceLimits, DEFAULT_GOVERNANCE_LIMITS } from './governance-limits.js';
+import { parseDuration } from './duration.js';
+
+function issuesOf(yaml: string, env: Record<string, string> = {}): { path: string; message: string }[] {
+  try {
+    parsePolicyDocument(yaml, { env });
+  } catch (error) {
+    expect(error).toBeInstanceOf(PolicyConfigError);
+    expect((error as PolicyConfigError).code).toBe('POLICY_CONFIG_INVALID');
+    return [...(error as PolicyConfigError).issues];
+  }
+  throw new Error('expected the document to be rejected');
+}
+
+const paths = (yaml: string, env?: Record<string, string>): string[] =>
+  issuesOf(yaml, env).map((i) => i.path);
+
+describe('policy document loading', () => {
+  it('accepts the minimal document and fills the reference defaults', () => {
+    const { policy, warnings } = loadPolicy("version: '1'\n", { env: {} });
+    expect(policy.defaultAction).toBe('allow');
+    expect(policy.onToolDrift).toBe('block');
+    expect(policy.evaluationTtlMs).toBe(600_000);
+    expect(policy.approvalTimeoutMs).toBe(300_000);
+    expect(policy.onUnresolvedSession).toBe('deny');
+    expect(policy.install).toBeUndefined();
+    expect(warnings).toEqual([]);
+  });
+
+  it('reads an unquoted version 1 as the same format version', () => {
+    expect(parsePolicyDocument('version: 1\n', { env: {} }).version).toBe('1');
+    expect(paths('version: 2\n')).toEqual(['version']);
+  });
+
+  it('reports every unknown key with its full path, not just the first', () => {
+    const found = paths(`
+version: '1'
+budgetz: []
+policies:
+  rulez: []
+  rules:
+    - match: { tool: send_*, tol: x }
+      action: allow
+      extra: 1
+sdk: { enabled: true, prot: 1 }
+`);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'budgetz',
+        'policies.rulez',
+        'policies.rules[0].match.tol',
+        'policies.rules[0].extra',
+        'sdk.prot',
+      ]),
+    );
+    expect(found).toHaveLength(5);
+  });
+
+  it('drops root x- anchor holders but refuses x- keys inside a section', () => {
+    const doc = `
+version: '1'
+x-common: &limits { max_calls: 2, window: 1m }
+policies:
+  x-note: hi
+  rules:
+    - { match: { tool: a }, action: rate_limit, limits: *limits }
+`;
+    expect(paths(doc)).toEqual(['policies.x-note']);
+    const ok = loadPolicy(doc.replace('  x-note: hi\n', ''), { env: {} }).policy;
+    expect(ok.rules[0]?.limit).toMatchObject({ type: 'rate', maxCalls: 2, windowMs: 60_000 });
+  });
+
+  it('interpolates ${VAR} in every string, leaves bare $VAR alone, and lists every unset variable', () => {
+    const doc = `
+version: '1'
+environment: \${ENV_NAME}
+policies:
+  rules:
+    - { name: "$LITERAL-\${SUFFIX}", match: { tool: "*" }, action: allow }
+`;
+    const parsed = parsePolicyDocument(doc, { env: { ENV_NAME: 'prod', SUFFIX: 'x' } });
+    expect(parsed.environment).toBe('prod');
+    expect(parsed.policies.rules[0]?.name).toBe('$LITERAL-x');
+    expect(issuesOf(doc)).toEqual([
+      { path: 'environment', message: 'environment variable ENV_NAME is not set' },
+      { path: 'policies.rules[0].name', message: 'environment variable SUFFIX is not set' },
+    ]);
+  });
+
+  it('validates durations', () => {
+    expect(paths("version: '1'\nsdk: { evaluation_ttl: 10 minutes }\napproval: { timeout: 5x }\n")).toEqual([
+      'approval.timeout',
+      'sdk.evaluation_ttl',
+    ]);
+    expect(parseDuration('2d')).toBe(172_800_000);
+    expect(parseDuration('1w')).toBeUndefined();
+    expect(parseDuration('99999999999999999d')).toBeUndefined();
+  });
+
+  it('refuses ReDoS-prone and invalid regexes, and unusable globs, at load', () => {
+    const found = issuesOf(`
+version: '1'
+policies:
+  rules:
+    - match: { input: { a: { regex: "(a+)+$" } } }
+      action: deny
+    - match: { metadata: { channel_id: { regex: "([" } } }
+      action: deny
+    - match: { tool: "" }
+      action: deny
+`);
+    expect(found.map((i) => i.path)).toEqual([
+      'policies.rules[0].match.input.a.regex',
+      'policies.rules[1].match.metadata.channel_id.regex',
+      'policies.rules[2].match.tool',
+    ]);
+    expect(found[0]?.message).toMatch(/catastrophic backtracking/);
+    expect(found[1]?.message).toMatch(/invalid regex/);
+    const long = issuesOf(
+      `version: '1'\npolicies: { rules: [ { match: { tool: "${'a'.repeat(70_000)}" }, action: deny } ] }\n`,
+    );
+    expect(long[0]?.message).toMatch(/invalid glob/);
+  });
+
+  it('refuses operator objects without operators', () => {
+    expect(
+      paths(
+        "version: '1'\npolicies: { rules: [ { match: { input: { a: {} }, metadata: { b: {} } }, action: deny } ] }\n",
+      ),
+    ).toEqual(['policies.rules[0].match.input.a', 'policies.rules[0].match.metadata.b']);
+  });
+
+  it('points the pre-0.11 contributor shape at the migration', () => {
+    const found = issuesOf(`
+version: '1'
+budgets:
+  - { name: b, limit: 5, currency: USD, window: 1h, contributors: [ { tool: pay, field: amount } ] }
+`);
+    expect(found[0]).toMatchObject({ path: 'budgets[0].contributors[0]' });
+    expect(found[0]?.message).toMatch(/moved under "match"/);
+  });
+
+  it('applies the cross-field rules', () => {
+    const found = paths(`
+version: '1'
+upstream:
+  url: http://x
+  transport: stdio
+  forward_headers: [authorization]
+  headers: { Host: h }
+listen: { allowed_origins: ["*", "null", "nope", "ftp://a.b", "http://a.b/", "http://a.b"] }
+session:
+  identity: [ { source: header, name: Session }, { source: header, name: mcp-session-id }, { source: header, name: x-a }, { source: header, name: x-a } ]
+policies:
+  tool_revalidation: { interval: 5s }
+  rules:
+    - { match: { environment: prod }, action: allow }
+    - { match: {}, action: rate_limit, limits: { key: sender_id } }
+    - { match: {}, action: spend_limit }
+    - { match: {}, action: spend_limit, limits: { max_spend: { field: a, limit: 1, currency: USD, window: 1h, key: sender_id } } }
+    - { match: {}, action: require_approval, approval: { channel: slack, delegates: [pager] } }
+budgets:
+  - { name: b, limit: 1, currency: USD, window: session, approval: { channel: dashboard }, contributors: [ { match: { tool: x }, field: a } ] }
+  - { name: b, limit: 1, currency: USD, window: 1h, key: sender_id, idle_ttl: 1h, contributors: [ { match: { tool: x }, field: a } ] }
+approval:
+  channels: [ { type: webhook, name: dashboard, url: http://h }, { type: webhook, url: http://h }, { type: webhook, url: http://i } ]
+`);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'upstream.command',
+        'upstream.forward_headers[0]',
+        'upstream.headers.Host',
+        'listen.allowed_origins[0]',
+        'listen.allowed_origins[1]',
+        'listen.allowed_origins[2]',
+        'listen.allowed_origins[3]',
+        'listen.allowed_origins[4]',
+        'session.identity[0].name',
+        'session.identity[1].name',
+        'session.identity[3].name',
+        'policies.rules[0].match.environment',
+        'policies.rules[1].limits',
+        'policies.rules[1].limits.key',
+        'policies.rules[2].limits.max_spend',
+        'policies.rules[3].limits.max_spend.key',
+        'policies.rules[4].approval.channel',
+        'policies.rules[4].approval.delegates[0]',
+        'budgets[0].key',
+        'budgets[0].approval',
+        'budgets[1].name',
+        'budgets[1].idle_ttl',
+        'budgets[1].key',
+        'approval.channels[0].name',
+        'approval.channels[2].name',
+        'policies.tool_revalidation.interval',
+      ]),
+    );
+    expect(found).not.toContain('listen.allowed_origins[5]');
+  });
+
+  it('reports YAML syntax errors and non-mapping documents', () => {
+    expect(issuesOf('version: [1\n')[0]?.message).toMatch(/^YAML/);
+    expect(issuesOf('- a\n')).toEqual([{ path: '', message: 'the policy document must be a mapping' }]);
+    expect(issuesOf('a: 1\na: 2\n')[0]?.message).toMatch(/^YAML/);
+  });
+
+  it('reports a missing required field as required', () => {
+    expect(issuesOf('policies: {}\n').map((i) => i.path)).toEqual(['version']);
+    expect(
+      issuesOf(
+        "version: '1'\nbudgets: [ { name: b, limit: 1, window: 1h, contributors: [ { match: { tool: x }, field: a } ] } ]\n",
+      ),
+    ).toEqual([{ path: 'budgets[0].currency', message: 'is required' }]);
+  });
+
+  it('compiles rules, install rules and budgets with their warnings', () => {
+    const { policy, warnings } = loadPolicy(
+      `
+version: '1'
+environment: prod
+sdk: { enabled: true }
+policies:
+  default: deny
+  flag_destructive: log
+  dry_run: true
+  rules:
+    - { name: gated, match: { tool: "send_*" }, action: require_approval, evidence: { requires: [recipient] }, requires: [lookup] }
+    - { match: {}, action: rate_limit, limits: { max_calls: 1, window: 1s, key: agent } }
+    - { match: {}, action: spend_limit, limits: { max_spend: { field: $.amount, limit: 2.5, currency: EUR, window: 1h } } }
+  install:
+    rules: [ { name: evil, match: { name: "evil-*", source: npm }, action: deny_install } ]
+budgets:
+  - { name: pot, limit: 10, currency: USD, window: session, key: session, on_exceed: require_approval, approval: { channel: dashboard, timeout: 1m }, contributors: [ { match: { tool: pay }, field: amount } ] }
+`,
+      { env: {} },
+    );
+    expect(policy.evidenceKeys).toEqual(new Set(['recipient']));
+    expect(policy.requiredTools).toEqual(new Set(['lookup']));
+    expect(policy.rules[2]?.limit).toMatchObject({
+      type: 'spend',
+      limit: 2_500_000n,
+      currency: 'EUR',
+      field: ['amount'],
+    });
+    expect(policy.budgets[0]).toMatchObject({
+      limit: 10_000_000n,
+      window: { type: 'session', idleTtlMs: 86_400_000 },
+      approvalTimeoutMs: 60_000,
+    });
+    expect(policy.install?.rules[0]?.packageName?.('evil-pkg')).toBe(true);
+    expect(warnings).toEqual([
+      '"gated": require_approval without an approval block uses the global approval.timeout',
+      'rule[1]: limits key "agent" is not supported; the bucket is scoped by tool',
+    ]);
+  });
+});
+
+describe('governance limits', () => {
+  it('defaults to the seed caps and accepts overrides', () => {
+    expect(DEFAULT_GOVERNANCE_LIMITS).toMatchObject({
+      maxOrigins: 32,
+      maxToolsPerOrigin: 1_024,
+      maxToolInputBytes: 65_536,
+      maxMetadataBytes: 4_096,
+      maxPendingEvaluations: 10_000,
+      maxPendingBytes: 67_108_864,
+      maxSenderKeys: 50_000,
+    });
+    expect(resolveGovernanceLimits({ maxOrigins: 2 }).maxOrigins).toBe(2);
+  });
+
+  it('refuses non-positive and unknown caps, by path', () => {
+    try {
+      resolveGovernanceLimits({ maxOrigins: 0, bogus: 1 } as never);
+      throw new Error('expected failure');
+    } catch (error) {
+      expect((error as PolicyConfigError).issues.map((i) => i.path)).toEqual([
+        'limits.maxOrigins',
+        'limits.bogus',
+      ]);
+    }
+  });
+});

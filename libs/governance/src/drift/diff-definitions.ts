@@ -1,0 +1,25 @@
+/**
+ * Rug-pull detection: which aspects of a tool's definition differ from its baseline. Comparison is by
+ * canonical JSON, so key order never counts as a change.
+ */
+import { type ToolDefinition } from '../stores/tool-baseline-store.js';
+import { canonicalJson } from '../util/canonical-json.js';
+import { type DriftAspect, type DriftChange } from './drift-change.js';
+
+const ASPECTS: readonly (DriftAspect & keyof ToolDefinition)[] = [
+  'annotations',
+  'inputSchema',
+  'outputSchema',
+  'description',
+  'title',
+];
+
+export function diffDefinitions(baseline: ToolDefinition, current: ToolDefinition): readonly DriftChange[] {
+  if (canonicalJson(baseline) === canonicalJson(current)) return [];
+  const changes: DriftChange[] = [];
+  for (const aspect of ASPECTS) {
+    if (canonicalJson(baseline[aspect] ?? null) !== canonicalJson(current[aspect] ?? null))
+      changes.push({ aspect });
+  }
+  return changes.length > 0 ? changes : [{ aspect: 'other' }];
+}

@@ -1,0 +1,124 @@
+/**
+ * Match conditions of rules and budget contributors. Each configured operator becomes one condition;
+ * all conditions of a rule are AND-ed. Comparisons never coerce: `eq` is strict equality (deep for
+ * objects and arrays), ordering operators need numbers on both sides, `contains`/`regex` need strings.
+ */
+import { parseDotPath, resolveDotPath } from './dot-path.js';
+import { compileSafeRegex } from '../util/safe-regex.js';
+import { type InputConditionConfig, type MetadataConditionConfig } from '../config/policy-schema.js';
+import { canonicalJson } from '../util/canonical-json.js';
+
+export type ConditionOperator =
+  | { readonly type: 'eq'; readonly value: unknown }
+  | { readonly type: 'neq'; readonly value: unknown }
+  | { readonly type: 'gt' | 'gte' | 'lt' | 'lte'; readonly value: number }
+  | { readonly type: 'contains'; readonly value: string }
+  | { readonly type: 'regex'; readonly regex: RegExp };
+
+export interface InputCondition {
+  readonly path: readonly string[];
+  readonly operator: ConditionOperator;
+}
+
+export interface MetadataCondition {
+  readonly key: string;
+  readonly operator: ConditionOperator;
+}
+
+export function compileInputConditions(
+  input: Readonly<Record<string, InputConditionConfig>>,
+): readonly InputCondition[] {
+  const out: InputCondition[] = [];
+  for (const [path, config] of Object.entries(input)) {
+    const segments = parseDotPath(path);
+    for (const operator of compileOperators(config)) out.push({ path: segments, operator });
+  }
+  return out;
+}
+
+export function compileMetadataConditions(
+  metadata: Readonly<Record<string, MetadataConditionConfig>>,
+): readonly MetadataCondition[] {
+  const out: MetadataCondition[] = [];
+  for (const [key, config] of Object.entries(metadata)) {
+    if (typeof config === 'string') out.push({ key, operator: { type: 'eq', value: config } });
+    else for (const operator of compileOperators(config)) out.push({ key, operator });
+  }
+  return out;
+}
+
+function compileOperators(config: InputConditionConfig): ConditionOperator[] {
+  const operators: ConditionOperator[] = [];
+  if (config.eq !== undefined) operators.push({ type: 'eq', value: config.eq });
+  if (config.neq !== undefined) operators.push({ type: 'neq', value: config.neq });
+  for (const type of ['gt', 'gte', 'lt', 'lte'] as const) {
+    const value = config[type];
+    if (value !== undefined) operators.push({ type, value });
+  }
+  if (config.contains !== undefined) operators.push({ type: 'contains', value: config.contains });
+  if (config.regex !== undefined) {
+    // The schema already refused unsafe or invalid patterns; this cannot fail for a validated document.
+    const regex = compileSafeRegex(config.regex);
+    if (typeof regex === 'string') throw new Error(regex);
+    operators.push({ type: 'regex', regex });
+  }
+  return operators;
+}
+
+/** Whether `actual` (undefined = absent) satisfies one operator. */
+export function testOperator(operator: ConditionOperator, actual: unknown): boolean {
+  switch (operator.type) {
+    case 'eq':
+      return actual !== undefined && sameValue(actual, operator.value);
+    case 'neq':
+      // An absent field is not "different": neq never matches what is not there.
+      return actual !== undefined && !sameValue(actual, operator.value);
+    case 'gt':
+      return typeof actual === 'number' && actual > operator.value;
+    case 'gte':
+      return typeof actual === 'number' && actual >= operator.value;
+    case 'lt':
+      return typeof actual === 'number' && actual < operator.value;
+    case 'lte':
+      return typeof actual === 'number' && actual <= operator.value;
+    case 'contains':
+      return typeof actual === 'string' && actual.includes(operator.value);
+    case 'regex':
+      return typeof actual === 'string' && operator.regex.test(actual);
+    default:
+      return assertNever(operator);
+  }
+}
+
+export function matchInputConditions(conditions: readonly InputCondition[], args: unknown): boolean {
+  if (conditions.length === 0) return true;
+  // Conditions on a call without arguments never match (they have nothing to test).
+  if (args === undefined || args === null) return false;
+  for (const condition of conditions) {
+    if (!testOperator(condition.operator, resolveDotPath(args, condition.path))) return false;
+  }
+  return true;
+}
+
+export function matchMetadataConditions(
+  conditions: readonly MetadataCondition[],
+  metadata: Readonly<Record<string, unknown>> | undefined,
+): boolean {
+  if (conditions.length === 0) return true;
+  if (metadata === undefined) return false;
+  for (const condition of conditions) {
+    const value = Object.hasOwn(metadata, condition.key) ? metadata[condition.key] : undefined;
+    if (typeof value !== 'string' || !testOperator(condition.operator, value)) return false;
+  }
+  return true;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`unexpected variant: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,524 @@
+/**
+ * POST /evaluate: size and cardinality gates → drift baseline update → decide() → rule limit and
+ * budget gate → either a terminal record now (deny, rate_limited, spend_limited, budget_exceeded,
+ * dry_run) or a pending entry (+ a native ticket for require_approval) that /audit finalizes.
+ * Holds on every bucket the call would charge are placed atomically here, so concurrent calls
+ * cannot both take the last slot; /audit turns them into charges only if the call ran.
+ */
+import { decide, normaliseSessionId, type PolicyDecision } from '../engine/decide.js';
+import { effectiveAnnotations } from '../engine/annotations.js';
+import { diffDefinitions } from '../drift/diff-definitions.js';
+import { type GroundingSnapshot } from '../engine/grounding.js';
+import { type ToolDefinition } from '../stores/tool-baseline-store.js';
+import { type BucketSnapshot } from '../stores/limit-store.js';
+import { type BreachedBudget } from '../stores/approval-ticket-store.js';
+import { jsonByteLength } from '../util/canonical-json.js';
+import { fromMicroUnits } from '../util/money.js';
+import { type BlockReason } from './audit-record.js';
+import {
+  budgetApprovalFeedback,
+  budgetDeniedFeedback,
+  feedbackFor,
+  ruleFeedback,
+  SESSION_UNRESOLVED_REASON,
+} from './feedback.js';
+import {
+  planBudgets,
+  planRuleLimit,
+  type BudgetPlan,
+  type CallIdentity,
+  type PlannedCharge,
+  type RuleLimitPlan,
+} from './limit-planning.js';
+import { buildRecord } from './record-builder.js';
+import { failure, type EvaluateResult } from './results.js';
+import { appendRecord, nowIso, type ServiceContext } from './service-context.js';
+import { budgetBlock, invalidSpendBlock, rateBlock, spendBlock } from './wire-blocks.js';
+import {
+  type BudgetBlock,
+  type EvaluateRequest,
+  type EvaluateResponseBody,
+  type FeedbackBlock,
+  type LimitsBlock,
+  type WireDecision,
+} from './wire-types.js';
+
+export const DEFAULT_ORIGIN = 'sideband';
+
+/** The gate's verdict before anything is written. */
+interface Verdict {
+  readonly wire: WireDecision;
+  readonly reason: string;
+  readonly feedback: FeedbackBlock | undefined;
+  readonly limits: LimitsBlock | undefined;
+  readonly blockReason: BlockReason | null;
+  readonly dryRun?: EvaluateResponseBody['dry_run'];
+  /** Held buckets (pending outcomes only). */
+  readonly reservationId?: string;
+  readonly charges?: readonly PlannedCharge[];
+  readonly breached?: readonly BreachedBudget[];
+  readonly budgetBlocks?: readonly BudgetBlock[];
+}
+
+export async function evaluateCall(
+  context: ServiceContext,
+  request: EvaluateRequest,
+): Promise<EvaluateResult> {
+  const { stores, limits, policy } = context;
+  const origin = request.origin ?? DEFAULT_ORIGIN;
+  const metadata = request.metadata ?? null;
+  if (metadata !== null && Object.hasOwn(metadata, 'agent_id')) {
+    return failure(400, { error: 'reserved_metadata_key', key: 'agent_id' });
+  }
+  const args = request.arguments;
+  const inputBytes = jsonByteLength(args ?? {});
+  if (inputBytes > limits.maxToolInputBytes) return failure(413, { error: 'tool_input_too_large' });
+  const metadataBytes = jsonByteLength(metadata ?? {});
+  if (metadataBytes > limits.maxMetadataBytes) return failure(413, { error: 'metadata_too_large' });
+
+  const toolName = request.tool.name;
+  const observed = await stores.baselines.observe(origin, toolName, toolDefinition(request), limits);
+  if (observed.type === 'origin_limit') return failure(400, { error: 'origin_limit_exceeded' });
+  if (observed.type === 'tool_limit') return failure(400, { error: 'tool_baseline_limit' });
+
+  const agentId = request.agent_id ?? null;
+  const entryBytes =
+    inputBytes +
+    metadataBytes +
+    jsonByteLength({ toolName, agentId, session: request.session_id ?? null, origin });
+  const caps = { maxCount: limits.maxPendingEvaluations, maxBytes: limits.maxPendingBytes };
+  if (!(await stores.pending.hasRoom(entryBytes, caps)))
+    return failure(503, { error: 'evaluation_backlog_full' });
+
+  const now = context.clock.now();
+  const sessionId = normaliseSessionId(request.session_id);
+  const grounding = await groundingFor(context, sessionId, now);
+  const decision = decide({
+    policy,
+    toolName,
+    args,
+    sessionId,
+    agentId,
+    metadata,
+    baselineAnnotations: observed.baseline && effectiveAnnotations(observed.baseline.annotations),
+    currentAnnotations: observed.current && effectiveAnnotations(observed.current.annotations),
+    driftChanges:
+      observed.baseline && observed.current && diffDefinitions(observed.baseline, observed.current),
+    grounding,
+  });
+  const senderId = typeof metadata?.['sender_id'] === 'string' ? metadata['sender_id'] : undefined;
+  const call: CallIdentity = { toolName, args, sessionId, senderId };
+  const evaluationId = context.newId();
+  const verdict = decision.isDryRun
+    ? await simulate(context, decision, call)
+    : decision.action === 'deny'
+      ? denied(decision)
+      : await gate(context, decision, call, evaluationId, now);
+  if (verdict === 'capacity_exhausted') return failure(503, { error: 'limit_capacity_exhausted' });
+
+  const body: EvaluateResponseBody = {
+    evaluation_id: evaluationId,
+    decision: verdict.wire,
+    reason: verdict.reason,
+    matched_rule: decision.matchedRule?.name ?? null,
+    matched_rule_index: decision.matchedRule?.index ?? null,
+    ...(verdict.feedback === undefined ? {} : { feedback: verdict.feedback }),
+    ...(verdict.limits === undefined ? {} : { limits: verdict.limits }),
+    ...(verdict.dryRun === undefined ? {} : { dry_run: verdict.dryRun }),
+    ...(decision.drift === undefined ? {} : { tool_drift: { changes: decision.drift.changes } }),
+  };
+  const auditRecordId = context.newId();
+  const common = {
+    origin,
+    agentId,
+    sessionId: sessionId ?? null,
+    toolName,
+    toolInput: structuredClone(args ?? {}),
+    metadata: metadata === null ? null : structuredClone(metadata),
+    matchedRule: body.matched_rule,
+    matchedRuleIndex: body.matched_rule_index,
+    flaggedDestructive: decision.flaggedDestructive,
+  };
+
+  if (verdict.wire !== 'allow' && verdict.wire !== 'require_approval') {
+    const timestampIso = nowIso(context);
+    await appendRecord(
+      context,
+      buildRecord({
+        ...common,
+        id: auditRecordId,
+        timestampIso,
+        createdAtIso: timestampIso,
+        environment: policy.environment,
+        policyDecision:
+          verdict.wire === 'dry_run' && decision.originalAction === 'dry_run' ? 'dry_run' : decision.action,
+        blockReason: verdict.blockReason,
+        evidenceChain: terminalChain(decision, verdict),
+        dryRun: verdict.wire === 'dry_run',
+        recordKind: 'tool_call',
+      }),
+    );
+    await stores.pending.remember({
+      evaluationId,
+      auditRecordId,
+      finalizedBy: 'evaluate',
+      payloadHash: null,
+      expiresAtMs: now + policy.evaluationTtlMs,
+    });
+    return { type: 'decided', status: 200, body };
+  }
+
+  const ticketId = verdict.wire === 'require_approval' ? context.newId() : undefined;
+  const charges = verdict.charges ?? [];
+  const budgetsAtEvaluate = charges.some((charge) => charge.role === 'budget')
+    ? verdict.budgetBlocks
+    : undefined;
+  const bytes =
+    entryBytes +
+    jsonByteLength(charges.map((c) => [c.key, String(c.amount)])) +
+    jsonByteLength(budgetsAtEvaluate ?? []);
+  const admitted = await stores.pending.admit(
+    {
+      ...common,
+      evaluationId,
+      auditRecordId,
+      matchedRuleName: body.matched_rule,
+      action: decision.action,
+      reservationId: verdict.reservationId,
+      charges,
+      budgetsAtEvaluate,
+      approvalTicketId: ticketId,
+      timestampIso: nowIso(context),
+      createdAtMs: now,
+      expiresAtMs: now + policy.evaluationTtlMs,
+      bytes,
+    },
+    caps,
+  );
+  if (!admitted) {
+    if (verdict.reservationId !== undefined) await stores.limits.release(verdict.reservationId);
+    return failure(503, { error: 'evaluation_backlog_full' });
+  }
+  if (ticketId === undefined) return { type: 'decided', status: 200, body };
+
+  // A merged ticket (require_approval rule + breached budgets) times out per the RULE; a budget-only
+  // ticket per the first breached budget; both fall back to approval.timeout.
+  const budgetOnly = decision.action !== 'require_approval';
+  const firstBreached = policy.budgets.find((budget) =>
+    verdict.breached?.some((b) => b.name === budget.name),
+  );
+  const timeoutMs =
+    (budgetOnly ? firstBreached?.approvalTimeoutMs : decision.matchedRule?.approvalTimeoutMs) ??
+    policy.approvalTimeoutMs;
+  await stores.approvals.create({
+    id: ticketId,
+    evaluationId,
+    channelName: `native:${origin}`,
+    toolName,
+    toolInput: common.toolInput,
+    matchedRule: body.matched_rule,
+    ruleIndex: body.matched_rule_index,
+    sessionId: common.sessionId,
+    requestedAtMs: now,
+    timeoutAtMs: now + Math.min(timeoutMs, policy.evaluationTtlMs),
+    timeoutMs,
+    status: 'pending',
+    breachedBudgets: verdict.breached && verdict.breached.length > 0 ? verdict.breached : undefined,
+  });
+  return {
+    type: 'decided',
+    status: 200,
+    body: {
+      ...body,
+      approval: { id: ticketId, timeout_ms: timeoutMs, resolve_path: `/approval/${ticketId}/resolve` },
+    },
+  };
+}
+
+function toolDefinition(request: EvaluateRequest): ToolDefinition | undefined {
+  const tool = request.tool;
+  const definition: Record<string, unknown> = { name: tool.name };
+  if (tool.description !== undefined) definition['description'] = tool.description;
+  if (tool.input_schema !== undefined) definition['inputSchema'] = tool.input_schema;
+  if (tool.output_schema !== undefined) definition['outputSchema'] = tool.output_schema;
+  if (tool.title !== undefined) definition['title'] = tool.title;
+  if (tool.annotations !== undefined) definition['annotations'] = tool.annotations;
+  return Object.keys(definition).length > 1
+    ? (structuredClone(definition) as unknown as ToolDefinition)
+    : undefined;
+}
+
+async function groundingFor(
+  context: ServiceContext,
+  sessionId: string | undefined,
+  nowMs: number,
+): Promise<GroundingSnapshot | undefined> {
+  const { evidence } = context.stores;
+  const grounded = context.policy.evidenceKeys.size > 0 || context.policy.requiredTools.size > 0;
+  if (evidence === undefined || sessionId === undefined || !grounded) return undefined;
+  return evidence.grounding(sessionId, nowMs);
+}
+
+function denied(decision: PolicyDecision): Verdict {
+  return {
+    wire: 'deny',
+    reason: decision.reason,
+    feedback: ruleFeedback(decision),
+    limits: undefined,
+    blockReason: denyReason(decision),
+  };
+}
+
+/** Precise reasons (the MCP door's vocabulary) rather than the reference sideband's blanket policy_denied. */
+function denyReason(decision: PolicyDecision): BlockReason {
+  switch (decision.grounding.type) {
+    case 'session_required':
+      return 'session_unresolved';
+    case 'evidence_missing':
+      return 'evidence_missing';
+    case 'evidence_expired':
+      return 'evidence_expired';
+    case 'dependency_missing':
+      return 'dependency_missing';
+    default:
+      return decision.drift !== undefined && decision.drift.mode === 'block'
+        ? 'tool_definition_drift'
+        : 'policy_denied';
+  }
+}
+
+function sessionUnresolvedEngaged(
+  context: ServiceContext,
+  rule: RuleLimitPlan,
+  budgets: readonly BudgetPlan[],
+): boolean {
+  if (context.policy.onUnresolvedSession !== 'deny') return false;
+  return (rule.type === 'check' && rule.sessionless) || budgets.some((plan) => plan.sessionless);
+}
+
+/** Dry-run: the same resolution as a pure simulation; peeks, never holds. */
+async function simulate(
+  context: ServiceContext,
+  decision: PolicyDecision,
+  call: CallIdentity,
+): Promise<Verdict> {
+  const evidenceSatisfied = !decision.evidenceBlocked;
+  const base = {
+    wire: 'dry_run' as const,
+    reason: decision.reason,
+    feedback: feedbackFor('dry_run', decision),
+    blockReason: null,
+  };
+  if (decision.action === 'deny') {
+    return {
+      ...base,
+      limits: undefined,
+      dryRun: { would_forward: false, evidence_satisfied: evidenceSatisfied, limits_ok: true },
+    };
+  }
+  const rulePlan = planRuleLimit(decision.matchedRule, call);
+  const budgets = planBudgets(context.policy, call, context.budgetEpochs);
+  const checks = [
+    ...(rulePlan.type === 'check' ? [rulePlan.charge] : []),
+    ...budgets.map((plan) => plan.charge),
+  ];
+  const snapshots = checks.length === 0 ? [] : await context.stores.limits.peek(checks, context.clock.now());
+  const ruleSnapshot = rulePlan.type === 'check' ? snapshots[0] : undefined;
+  const budgetSnapshots = rulePlan.type === 'check' ? snapshots.slice(1) : snapshots;
+  const ruleOk = rulePlan.type === 'none' || (rulePlan.type === 'check' && ruleSnapshot?.allowed === true);
+  const budgetBlocks = budgets.map((plan, i) =>
+    budgetBlock(plan.budget, plan.amount, snapshotAt(budgetSnapshots, i)),
+  );
+  const budgetsOk = budgetBlocks.every((block) => block.allowed);
+  const unresolved = sessionUnresolvedEngaged(context, rulePlan, budgets);
+  const limitsOk = ruleOk && budgetsOk && !unresolved;
+  const forwards =
+    decision.action === 'allow' || decision.action === 'rate_limit' || decision.action === 'spend_limit';
+  return {
+    ...base,
+    limits: limitsBlock(rulePlan, ruleSnapshot, budgetBlocks),
+    dryRun: {
+      would_forward: forwards && limitsOk,
+      evidence_satisfied: evidenceSatisfied,
+      limits_ok: limitsOk,
+      ...(unresolved ? { session_unresolved: true as const } : {}),
+    },
+  };
+}
+
+/** The real gate for calls that could execute: rule limit and budgets, held atomically. */
+async function gate(
+  context: ServiceContext,
+  decision: PolicyDecision,
+  call: CallIdentity,
+  evaluationId: string,
+  nowMs: number,
+): Promise<Verdict | 'capacity_exhausted'> {
+  const rulePlan = planRuleLimit(decision.matchedRule, call);
+  if (rulePlan.type === 'invalid_amount') {
+    return {
+      wire: 'spend_limited',
+      reason: `Spend amount at "${rulePlan.limit.fieldText}" is missing or not a non-negative finite number`,
+      feedback: ruleFeedback(decision),
+      limits: { spend: invalidSpendBlock(rulePlan.limit) },
+      blockReason: 'spend_limited',
+    };
+  }
+  const budgets = planBudgets(context.policy, call, context.budgetEpochs);
+  if (sessionUnresolvedEngaged(context, rulePlan, budgets)) {
+    return {
+      wire: 'deny',
+      reason: SESSION_UNRESOLVED_REASON,
+      feedback: {
+        message: SESSION_UNRESOLVED_REASON,
+        suggestion: 'Send a session_id with the call (session.on_unresolved: deny).',
+      },
+      limits: undefined,
+      blockReason: 'session_unresolved',
+    };
+  }
+  const ruleChecks = rulePlan.type === 'check' ? [rulePlan.charge] : [];
+  const checks = [...ruleChecks, ...budgets.map((plan) => plan.charge)];
+  if (checks.length === 0) return pass(decision, budgets, [], undefined);
+
+  const invalid = budgets.filter((plan) => plan.amount === undefined);
+  if (invalid.length > 0) {
+    // An unreadable amount fails closed whatever on_exceed says; report the real pots.
+    const snapshots = await context.stores.limits.peek(checks, nowMs);
+    const ruleBlocked = ruleChecks.length > 0 && snapshots[0]?.allowed === false;
+    if (ruleBlocked) return ruleLimited(decision, rulePlan, snapshotAt(snapshots, 0));
+    return budgetExceeded(decision, budgets, snapshots.slice(ruleChecks.length));
+  }
+
+  const reservationId = evaluationId;
+  const outcome = await context.stores.limits.reserve(
+    {
+      reservationId,
+      checks,
+      expiresAtMs: nowMs + context.policy.evaluationTtlMs,
+      maxSenderKeys: context.limits.maxSenderKeys,
+    },
+    nowMs,
+  );
+  if (outcome.type === 'capacity_exhausted') return 'capacity_exhausted';
+  const ruleSnapshot = ruleChecks.length > 0 ? outcome.snapshots[0] : undefined;
+  const budgetSnapshots = outcome.snapshots.slice(ruleChecks.length);
+  if (outcome.type === 'refused') {
+    if (ruleSnapshot?.allowed === false) return ruleLimited(decision, rulePlan, ruleSnapshot);
+    return budgetExceeded(decision, budgets, budgetSnapshots);
+  }
+  return pass(decision, budgets, budgetSnapshots, reservationId, rulePlan, ruleSnapshot);
+}
+
+function ruleLimited(decision: PolicyDecision, rulePlan: RuleLimitPlan, snapshot: BucketSnapshot): Verdict {
+  const rate = rulePlan.type === 'check' && rulePlan.limit.type === 'rate';
+  return {
+    wire: rate ? 'rate_limited' : 'spend_limited',
+    reason: rate ? `Rate limit reached: ${decision.reason}` : `Spend limit reached: ${decision.reason}`,
+    feedback: ruleFeedback(decision),
+    limits: limitsBlock(rulePlan, snapshot, undefined),
+    blockReason: rate ? 'rate_limited' : 'spend_limited',
+  };
+}
+
+function budgetExceeded(
+  decision: PolicyDecision,
+  budgets: readonly BudgetPlan[],
+  snapshots: readonly BucketSnapshot[],
+): Verdict {
+  const blocks = budgets.map((plan, i) => budgetBlock(plan.budget, plan.amount, snapshotAt(snapshots, i)));
+  const invalid = blocks.filter((block) => block.reason === 'invalid_amount').map((block) => block.name);
+  const breached = blocks
+    .filter((block) => !block.allowed && block.reason === undefined)
+    .map((block) => block.name);
+  const feedback = budgetDeniedFeedback(invalid, breached);
+  return {
+    wire: 'budget_exceeded',
+    reason: feedback.message,
+    feedback,
+    limits: { budgets: blocks },
+    blockReason: 'budget_exceeded',
+  };
+}
+
+/** Everything held: allow, or require_approval when a rule asks or break-glass budgets breached. */
+function pass(
+  decision: PolicyDecision,
+  budgets: readonly BudgetPlan[],
+  budgetSnapshots: readonly BucketSnapshot[],
+  reservationId: string | undefined,
+  rulePlan: RuleLimitPlan = { type: 'none' },
+  ruleSnapshot?: BucketSnapshot,
+): Verdict {
+  const blocks = budgets.map((plan, i) =>
+    budgetBlock(plan.budget, plan.amount, snapshotAt(budgetSnapshots, i)),
+  );
+  const breached: BreachedBudget[] = budgets.flatMap((plan, i) =>
+    blocks[i]?.allowed === false
+      ? [
+          {
+            name: plan.budget.name,
+            limit: fromMicroUnits(plan.budget.limit),
+            spent: fromMicroUnits(snapshotAt(budgetSnapshots, i).used),
+            attempted_amount: fromMicroUnits(plan.amount ?? 0n),
+            currency: plan.budget.currency,
+            window: plan.budget.windowText,
+          },
+        ]
+      : [],
+  );
+  const ruleCharges = rulePlan.type === 'check' ? [rulePlan.charge] : [];
+  const charges: PlannedCharge[] = [
+    ...ruleCharges,
+    ...budgets.map((plan, i) => ({ ...plan.charge, breached: blocks[i]?.allowed === false })),
+  ];
+  const budgetOnlyApproval = breached.length > 0 && decision.action !== 'require_approval';
+  const wire: WireDecision =
+    decision.action === 'require_approval' || breached.length > 0 ? 'require_approval' : 'allow';
+  return {
+    wire,
+    reason: decision.reason,
+    feedback: budgetOnlyApproval
+      ? budgetApprovalFeedback(breached.map((b) => b.name))
+      : feedbackFor(wire, decision),
+    limits: limitsBlock(rulePlan, ruleSnapshot, budgets.length > 0 ? blocks : undefined),
+    blockReason: null,
+    ...(reservationId === undefined ? {} : { reservationId }),
+    charges,
+    breached,
+    budgetBlocks: blocks,
+  };
+}
+
+function limitsBlock(
+  rulePlan: RuleLimitPlan,
+  ruleSnapshot: BucketSnapshot | undefined,
+  budgets: readonly BudgetBlock[] | undefined,
+): LimitsBlock | undefined {
+  const out: { rate?: LimitsBlock['rate']; spend?: LimitsBlock['spend']; budgets?: readonly BudgetBlock[] } =
+    {};
+  if (rulePlan.type === 'invalid_amount') out.spend = invalidSpendBlock(rulePlan.limit);
+  if (rulePlan.type === 'check' && ruleSnapshot !== undefined) {
+    if (rulePlan.limit.type === 'rate') out.rate = rateBlock(rulePlan.limit, ruleSnapshot);
+    else out.spend = spendBlock(rulePlan.limit, rulePlan.charge.amount, ruleSnapshot);
+  }
+  if (budgets !== undefined && budgets.length > 0) out.budgets = budgets;
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/** The audit evidence of a terminal decision: the response's limits plus what grounded or gated it. */
+function terminalChain(decision: PolicyDecision, verdict: Verdict): Readonly<Record<string, unknown>> | null {
+  const chain: Record<string, unknown> = { ...verdict.limits };
+  if (decision.grounding.type !== 'not_required') chain['grounding'] = decision.grounding;
+  if (decision.drift !== undefined) chain['tool_drift'] = decision.drift;
+  if (verdict.blockReason === 'session_unresolved')
+    chain['session'] = { unresolved: true, tried: 'sideband session_id' };
+  if (verdict.dryRun !== undefined) chain['dry_run'] = verdict.dryRun;
+  return Object.keys(chain).length === 0 ? null : chain;
+}
+
+function snapshotAt(snapshots: readonly BucketSnapshot[], index: number): BucketSnapshot {
+  const snapshot = snapshots[index];
+  if (snapshot === undefined) throw new Error(`limit store returned no snapshot for check ${index}`);
+  return snapshot;
+}

@@ -1,0 +1,84 @@
+/**
+ * The adapter API's engine, framework-free: evaluate → (resolve) → audit, install scans and the
+ * expiry sweep over injected stores. Each method returns `{ status, body }` for the HTTP layer.
+ */
+import { newId } from '@helios/core';
+import { resolveGovernanceLimits, type GovernanceLimits } from '../config/governance-limits.js';
+import { type CompiledPolicy } from '../engine/compiled-policy.js';
+import { systemClock, type Clock } from '../stores/clock.js';
+import { KeyedMutex } from '../util/keyed-mutex.js';
+import { resolveApproval } from './approval-flow.js';
+import { auditCall } from './audit-flow.js';
+import { evaluateCall } from './evaluate-flow.js';
+import { expireDue } from './expiry.js';
+import { installScan } from './install-scan-flow.js';
+import {
+  type AuditResult,
+  type EvaluateResult,
+  type InstallScanResult,
+  type ResolveApprovalResult,
+} from './results.js';
+import { type GovernanceStores, type ServiceContext } from './service-context.js';
+import {
+  type AuditRequest,
+  type EvaluateRequest,
+  type InstallScanRequest,
+  type ResolveApprovalRequest,
+} from './wire-types.js';
+
+export interface GovernanceServiceOptions {
+  readonly policy: CompiledPolicy;
+  readonly stores: GovernanceStores;
+  readonly clock?: Clock;
+  /** Ids for evaluations, audit records and tickets (default: time-ordered UUIDv7). */
+  readonly newId?: () => string;
+  /** Bounded-growth caps; unset ones take the seed's defaults. */
+  readonly limits?: Partial<GovernanceLimits>;
+}
+
+export class GovernanceService {
+  private constructor(private readonly context: ServiceContext) {}
+
+  /** Validates the caps and reconciles budget epochs with the limit store before serving. */
+  static async create(options: GovernanceServiceOptions): Promise<GovernanceService> {
+    const limits = resolveGovernanceLimits(options.limits);
+    const clock = options.clock ?? systemClock;
+    const budgetEpochs = await options.stores.limits.reconcileBudgets(
+      options.policy.budgets.map((budget) => ({ name: budget.name, identity: budget.identity })),
+    );
+    return new GovernanceService({
+      policy: options.policy,
+      budgetEpochs,
+      stores: options.stores,
+      clock,
+      newId: options.newId ?? (() => newId(clock.now())),
+      limits,
+      locks: new KeyedMutex(),
+    });
+  }
+
+  get limits(): GovernanceLimits {
+    return this.context.limits;
+  }
+
+  evaluate(request: EvaluateRequest): Promise<EvaluateResult> {
+    return evaluateCall(this.context, request);
+  }
+
+  audit(request: AuditRequest): Promise<AuditResult> {
+    return auditCall(this.context, request);
+  }
+
+  resolveApproval(ticketId: string, request: ResolveApprovalRequest): Promise<ResolveApprovalResult> {
+    return resolveApproval(this.context, ticketId, request);
+  }
+
+  installScan(request: InstallScanRequest): Promise<InstallScanResult> {
+    return installScan(this.context, request);
+  }
+
+  /** Expires evaluations past their TTL and forgets old tombstones; run it periodically. Returns how many expired. */
+  sweep(): Promise<number> {
+    return expireDue(this.context);
+  }
+}

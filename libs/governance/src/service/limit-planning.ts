@@ -1,0 +1,156 @@
+/**
+ * Pure planning of what a call would charge: the matched rule's rate/spend bucket and every budget
+ * it feeds. Bucket keys: rule limits `<tool:name | session:id | sender:id>:rule:<index>` (two rules
+ * never share a bucket), budgets `budget:<name>:<global | session:id | sender:id>`.
+ */
+import {
+  type CompiledBudget,
+  type CompiledPolicy,
+  type CompiledRule,
+  type RuleLimit,
+} from '../engine/compiled-policy.js';
+import { matchInputConditions } from '../engine/conditions.js';
+import { resolveDotPath } from '../engine/dot-path.js';
+import { type BucketCheck } from '../stores/limit-store.js';
+import { toMicroUnits } from '../util/money.js';
+
+export interface PlannedCharge extends BucketCheck {
+  readonly role: 'rate' | 'spend' | 'budget';
+  readonly budgetName: string | undefined;
+  readonly currency: string | undefined;
+  /** Set after the gate: a break-glass budget that was over its limit at /evaluate. */
+  readonly breached: boolean;
+}
+
+export interface CallIdentity {
+  readonly toolName: string;
+  readonly args: unknown;
+  readonly sessionId: string | undefined;
+  readonly senderId: string | undefined;
+}
+
+export type RuleLimitPlan =
+  | { readonly type: 'none' }
+  | { readonly type: 'invalid_amount'; readonly limit: Extract<RuleLimit, { type: 'spend' }> }
+  | {
+      readonly type: 'check';
+      readonly limit: RuleLimit;
+      readonly charge: PlannedCharge;
+      readonly sessionless: boolean;
+    };
+
+export interface BudgetPlan {
+  readonly budget: CompiledBudget;
+  /** Undefined when the contributor's amount could not be read (fails closed). */
+  readonly amount: bigint | undefined;
+  /** For an invalid amount this check carries amount 0: it only reads the pot for the report. */
+  readonly charge: PlannedCharge;
+  readonly sessionless: boolean;
+}
+
+export function ruleBaseKey(key: RuleLimit['key'], call: CallIdentity): string {
+  switch (key) {
+    case 'session':
+      return `session:${call.sessionId ?? 'unknown'}`;
+    case 'sender_id':
+      return `sender:${call.senderId ?? 'unknown'}`;
+    case 'tool':
+    case 'agent':
+      return `tool:${call.toolName}`;
+  }
+}
+
+export function planRuleLimit(rule: CompiledRule | undefined, call: CallIdentity): RuleLimitPlan {
+  const limit = rule?.limit;
+  if (rule === undefined || limit === undefined) return { type: 'none' };
+  const key = `${ruleBaseKey(limit.key, call)}:rule:${rule.index}`;
+  const sessionless = limit.key === 'session' && call.sessionId === undefined;
+  const base = {
+    key,
+    epoch: 0,
+    onBreach: 'refuse',
+    senderScoped: limit.key === 'sender_id',
+    breached: false,
+  } as const;
+  if (limit.type === 'rate') {
+    return {
+      type: 'check',
+      limit,
+      sessionless,
+      charge: {
+        ...base,
+        family: 'rate',
+        role: 'rate',
+        amount: 1n,
+        limit: BigInt(limit.maxCalls),
+        window: { type: 'sliding', ms: limit.windowMs },
+        budgetName: undefined,
+        currency: undefined,
+      },
+    };
+  }
+  const amount = toMicroUnits(resolveDotPath(call.args ?? {}, limit.field));
+  if (amount === undefined) return { type: 'invalid_amount', limit };
+  return {
+    type: 'check',
+    limit,
+    sessionless,
+    charge: {
+      ...base,
+      family: 'spend',
+      role: 'spend',
+      amount,
+      limit: limit.limit,
+      window: { type: 'sliding', ms: limit.windowMs },
+      budgetName: undefined,
+      currency: limit.currency,
+    },
+  };
+}
+
+/** Every budget the call feeds, through the FIRST contributor (config order) that matches. */
+export function planBudgets(
+  policy: CompiledPolicy,
+  call: CallIdentity,
+  epochs: ReadonlyMap<string, number>,
+): readonly BudgetPlan[] {
+  const plans: BudgetPlan[] = [];
+  for (const budget of policy.budgets) {
+    const contributor = budget.contributors.find(
+      (candidate) => candidate.tool(call.toolName) && matchInputConditions(candidate.input, call.args),
+    );
+    if (contributor === undefined) continue;
+    const amount = toMicroUnits(resolveDotPath(call.args ?? {}, contributor.field));
+    plans.push({
+      budget,
+      amount,
+      sessionless: budget.key === 'session' && call.sessionId === undefined,
+      charge: {
+        family: 'budget',
+        role: 'budget',
+        key: budgetKey(budget, call),
+        epoch: epochs.get(budget.name) ?? 1,
+        amount: amount ?? 0n,
+        limit: budget.limit,
+        window: budget.window,
+        onBreach: budget.onExceed === 'require_approval' ? 'hold' : 'refuse',
+        senderScoped: budget.key === 'sender_id',
+        budgetName: budget.name,
+        currency: budget.currency,
+        breached: false,
+      },
+    });
+  }
+  return plans;
+}
+
+function budgetKey(budget: CompiledBudget, call: CallIdentity): string {
+  switch (budget.key) {
+    case 'global':
+      return `budget:${budget.name}:global`;
+    case 'session':
+      return `budget:${budget.name}:session:${call.sessionId ?? 'unknown'}`;
+    case 'sender_id':
+      return `budget:${budget.name}:sender:${call.senderId ?? 'unknown'}`;
+  }
+}

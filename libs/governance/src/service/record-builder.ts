@@ -1,0 +1,71 @@
+/** Builds audit records for the adapter door (S:): upstream/timing columns are fixed by the seed. */
+import { type AuditRecord, type BlockReason, type RecordKind } from './audit-record.js';
+
+export interface RecordFields {
+  readonly id: string;
+  readonly timestampIso: string;
+  readonly createdAtIso: string;
+  readonly environment: string | undefined;
+  readonly origin: string;
+  readonly agentId: string | null;
+  readonly sessionId: string | null;
+  readonly toolName: string;
+  readonly toolInput: Readonly<Record<string, unknown>>;
+  readonly metadata: Readonly<Record<string, unknown>> | null;
+  readonly policyDecision: string;
+  readonly blockReason: BlockReason | null;
+  readonly matchedRule: string | null;
+  readonly matchedRuleIndex: number | null;
+  readonly evidenceChain: Readonly<Record<string, unknown>> | null;
+  readonly flaggedDestructive: boolean;
+  readonly dryRun: boolean;
+  readonly recordKind: RecordKind;
+  readonly approvalStatus?: string | null;
+  readonly approvedBy?: string | null;
+  readonly upstreamResponse?: unknown;
+  readonly upstreamError?: string | null;
+  readonly upstreamLatencyMs?: number | null;
+}
+
+export function buildRecord(fields: RecordFields): AuditRecord {
+  return {
+    id: fields.id,
+    timestamp: fields.timestampIso,
+    sessionId: fields.sessionId,
+    agentId: fields.agentId,
+    toolName: fields.toolName,
+    toolInput: fields.toolInput,
+    policyDecision: fields.policyDecision,
+    blockReason: fields.blockReason,
+    matchedRule: fields.matchedRule,
+    evidenceChain: fields.evidenceChain,
+    approvalStatus: fields.approvalStatus ?? null,
+    approvedBy: fields.approvedBy ?? null,
+    upstreamResponse: fields.upstreamResponse ?? null,
+    upstreamError: fields.upstreamError ?? null,
+    upstreamHttpStatus: null,
+    upstreamLatencyMs: fields.upstreamLatencyMs ?? null,
+    totalDurationMs: 0,
+    approvalWaitMs: 0,
+    proxyComputeMs: 0,
+    flaggedDestructive: fields.flaggedDestructive,
+    dryRun: fields.dryRun,
+    createdAt: fields.createdAtIso,
+    environment: fields.environment ?? null,
+    matchedRuleIndex: fields.matchedRuleIndex,
+    recordKind: fields.recordKind,
+    origin: fields.origin,
+    metadata: fields.metadata,
+    sessionSource: 'sideband',
+    protocolVersion: null,
+  };
+}
+
+/** Enforcement records (any block, approval outcome or expiry) are flushed at once. */
+export function isEnforcement(record: AuditRecord): boolean {
+  return (
+    record.recordKind === 'evaluation_expired' ||
+    record.blockReason !== null ||
+    record.approvalStatus !== null
+  );
+}

@@ -1,0 +1,41 @@
+/** What every flow of the service shares: the policy, the stores, time, ids and caps. */
+import { type GovernanceLimits } from '../config/governance-limits.js';
+import { type CompiledPolicy } from '../engine/compiled-policy.js';
+import { type ApprovalTicketStore } from '../stores/approval-ticket-store.js';
+import { type AuditSink } from '../stores/audit-sink.js';
+import { type Clock } from '../stores/clock.js';
+import { type EvidenceStore } from '../stores/evidence-store.js';
+import { type LimitStore } from '../stores/limit-store.js';
+import { type PendingEvaluationStore } from '../stores/pending-evaluation-store.js';
+import { type ToolBaselineStore } from '../stores/tool-baseline-store.js';
+import { type KeyedMutex } from '../util/keyed-mutex.js';
+import { type AuditRecord } from './audit-record.js';
+import { isEnforcement } from './record-builder.js';
+
+export interface GovernanceStores {
+  readonly limits: LimitStore;
+  readonly pending: PendingEvaluationStore;
+  readonly approvals: ApprovalTicketStore;
+  readonly baselines: ToolBaselineStore;
+  readonly audit: AuditSink;
+  /** Optional: without it grounded rules are not checked and /audit evidence reports `evidence_unavailable`. */
+  readonly evidence?: EvidenceStore | undefined;
+}
+
+export interface ServiceContext {
+  readonly policy: CompiledPolicy;
+  readonly budgetEpochs: ReadonlyMap<string, number>;
+  readonly stores: GovernanceStores;
+  readonly clock: Clock;
+  readonly newId: () => string;
+  readonly limits: GovernanceLimits;
+  readonly locks: KeyedMutex;
+}
+
+export async function appendRecord(context: ServiceContext, record: AuditRecord): Promise<void> {
+  await context.stores.audit.append(record, isEnforcement(record) ? 'immediate' : 'buffered');
+}
+
+export function nowIso(context: ServiceContext): string {
+  return new Date(context.clock.now()).toISOString();
+}

@@ -1,0 +1,171 @@
+/**
+ * The adapter API's request and response shapes, snake_case exactly as the seed shows, so the HTTP
+ * layer only validates the body and copies `{ status, body }` to the wire.
+ */
+import { type DriftChange } from '../drift/drift-change.js';
+
+export type WireDecision =
+  'allow' | 'deny' | 'require_approval' | 'rate_limited' | 'spend_limited' | 'budget_exceeded' | 'dry_run';
+
+export interface WireToolDefinition {
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly input_schema?: unknown;
+  readonly output_schema?: unknown;
+  readonly title?: string | undefined;
+  readonly annotations?: Readonly<Record<string, unknown>> | undefined;
+}
+
+export interface EvaluateRequest {
+  /** Default `sideband`. */
+  readonly origin?: string | undefined;
+  readonly adapter_version?: string | undefined;
+  readonly agent_id?: string | null | undefined;
+  readonly session_id?: string | null | undefined;
+  readonly tool: WireToolDefinition;
+  readonly arguments?: Readonly<Record<string, unknown>> | undefined;
+  readonly metadata?: Readonly<Record<string, unknown>> | null | undefined;
+}
+
+export interface AuditEvidenceEntry {
+  readonly evidence_key: string;
+  readonly evidence_data: unknown;
+  readonly ttl_seconds?: number | undefined;
+}
+
+export interface AuditRequest {
+  readonly evaluation_id: string;
+  readonly status: 'success' | 'error' | 'not_executed';
+  readonly error?: string | undefined;
+  readonly duration_ms?: number | undefined;
+  readonly result?: unknown;
+  readonly actual_amount?: number | undefined;
+  readonly evidence?: readonly AuditEvidenceEntry[] | undefined;
+}
+
+export interface ResolveApprovalRequest {
+  readonly resolution: 'approved' | 'denied' | 'timeout' | 'cancelled';
+  readonly resolved_by?: string | undefined;
+  readonly reason?: string | undefined;
+  /** Reserved; accepted and ignored (budget approvals are scope-once anyway). */
+  readonly scope?: 'once' | 'always' | undefined;
+}
+
+export interface InstallScanRequest {
+  readonly origin?: string | undefined;
+  readonly agent_id?: string | null | undefined;
+  readonly session_id?: string | null | undefined;
+  readonly package: {
+    readonly name: string;
+    readonly version?: string | undefined;
+    readonly source?: string | undefined;
+  };
+  readonly metadata?: Readonly<Record<string, unknown>> | null | undefined;
+}
+
+export interface FeedbackBlock {
+  readonly message: string;
+  readonly suggestion?: string;
+}
+
+export interface RateBlock {
+  readonly current: number;
+  readonly limit: number;
+  readonly window_ms: number;
+  readonly reset_at_ms: number;
+}
+
+export type SpendBlock =
+  | {
+      readonly current_spend: number;
+      readonly limit: number;
+      readonly currency: string;
+      readonly window_ms: number;
+      readonly reset_at_ms: number;
+    }
+  | { readonly reason: 'invalid_amount'; readonly limit: number; readonly currency: string };
+
+export interface BudgetBlock {
+  readonly name: string;
+  readonly limit: number;
+  readonly spent: number;
+  readonly remaining: number;
+  readonly attempted_amount: number | null;
+  readonly currency: string;
+  readonly window: string;
+  readonly on_exceed: 'deny' | 'require_approval';
+  readonly allowed: boolean;
+  readonly reset_at_ms: number | null;
+  readonly reason?: 'invalid_amount';
+  /** Present on committed blocks in the audit trail only. */
+  readonly kind?: 'spend' | 'approved_overage';
+}
+
+export interface LimitsBlock {
+  readonly rate?: RateBlock;
+  readonly spend?: SpendBlock;
+  readonly budgets?: readonly BudgetBlock[];
+}
+
+export interface EvaluateResponseBody {
+  readonly evaluation_id: string;
+  readonly decision: WireDecision;
+  readonly reason: string;
+  readonly matched_rule: string | null;
+  readonly matched_rule_index: number | null;
+  readonly feedback?: FeedbackBlock;
+  readonly approval?: { readonly id: string; readonly timeout_ms: number; readonly resolve_path: string };
+  readonly limits?: LimitsBlock;
+  readonly dry_run?: {
+    readonly would_forward: boolean;
+    readonly evidence_satisfied: boolean;
+    readonly limits_ok: boolean;
+    readonly session_unresolved?: true;
+  };
+  readonly tool_drift?: { readonly changes: readonly DriftChange[] };
+}
+
+export type EvidenceOutcomeReason =
+  'key_not_in_policy_allowlist' | 'too_large' | 'too_many' | 'no_session' | 'evidence_unavailable' | 'closed';
+
+export interface EvidenceOutcome {
+  readonly evidence_key: string;
+  readonly stored: boolean;
+  readonly reason?: EvidenceOutcomeReason;
+}
+
+export interface InstallScanResponseBody {
+  readonly evaluation_id: string;
+  readonly decision: 'allow' | 'deny';
+  readonly reason: string;
+  readonly matched_rule: string | null;
+  readonly matched_rule_index: number | null;
+  readonly feedback?: FeedbackBlock;
+}
+
+export type GovernanceErrorCode =
+  | 'reserved_metadata_key'
+  | 'tool_input_too_large'
+  | 'metadata_too_large'
+  | 'origin_limit_exceeded'
+  | 'tool_baseline_limit'
+  | 'evaluation_backlog_full'
+  | 'limit_capacity_exhausted'
+  | 'evaluation_unknown'
+  | 'evaluation_expired'
+  | 'evaluation_conflict'
+  | 'approval_unresolved'
+  | 'invalid_actual_amount'
+  | 'no_spend_rule'
+  | 'ticket_not_found'
+  | 'not_a_native_ticket'
+  | 'already_resolved'
+  | 'resolved_by_required';
+
+export interface ErrorBody {
+  readonly error: GovernanceErrorCode;
+  /** reserved_metadata_key: the offending key. */
+  readonly key?: string;
+  /** already_resolved: the ticket's terminal status when known. */
+  readonly status?: string;
+}

@@ -1,0 +1,77 @@
+/**
+ * Evaluations awaiting their /audit, and the "tombstones" that remember finalized ids for one TTL so
+ * a retried /audit replays instead of double-charging. In PostgreSQL both are rows written before the
+ * /evaluate response leaves, so after a crash every evaluation id ever returned is either finalized or
+ * found by `due()` and expired.
+ */
+import { type PolicyAction } from '../engine/compiled-policy.js';
+import { type PlannedCharge } from '../service/limit-planning.js';
+import { type BudgetBlock } from '../service/wire-types.js';
+
+export interface PendingEvaluation {
+  readonly evaluationId: string;
+  /** Pre-allocated: ledger rows and the expiry record reference it. */
+  readonly auditRecordId: string;
+  readonly origin: string;
+  readonly agentId: string | null;
+  readonly sessionId: string | null;
+  readonly toolName: string;
+  readonly toolInput: Readonly<Record<string, unknown>>;
+  readonly metadata: Readonly<Record<string, unknown>> | null;
+  readonly action: PolicyAction;
+  readonly matchedRuleName: string | null;
+  readonly matchedRuleIndex: number | null;
+  readonly flaggedDestructive: boolean;
+  /** Holds placed at /evaluate; undefined when nothing was reserved. */
+  readonly reservationId: string | undefined;
+  readonly charges: readonly PlannedCharge[];
+  /** The budget blocks the decision (and any approver) saw; audited as-is if the call never runs. */
+  readonly budgetsAtEvaluate: readonly BudgetBlock[] | undefined;
+  readonly approvalTicketId: string | undefined;
+  readonly timestampIso: string;
+  readonly createdAtMs: number;
+  readonly expiresAtMs: number;
+  /** Serialized footprint counted against the backlog byte cap. */
+  readonly bytes: number;
+  /** Set once charges are committed, so a retry after a later failure never commits twice. */
+  readonly commit?: CommitLatch;
+}
+
+export interface CommitLatch {
+  readonly payloadHash: string;
+  readonly evidenceChain: Readonly<Record<string, unknown>> | null;
+}
+
+export type FinalizedBy = 'evaluate' | 'audit' | 'expired';
+
+export interface Tombstone {
+  readonly evaluationId: string;
+  readonly auditRecordId: string;
+  readonly finalizedBy: FinalizedBy;
+  /** Hash of the /audit payload that finalized it; null when any payload replays (evaluate/expired). */
+  readonly payloadHash: string | null;
+  readonly expiresAtMs: number;
+}
+
+export interface BacklogCaps {
+  readonly maxCount: number;
+  readonly maxBytes: number;
+}
+
+export interface PendingEvaluationStore {
+  /** Cheap pre-check before deciding (a full backlog refuses even would-be denies: fail closed). */
+  hasRoom(bytes: number, caps: BacklogCaps): Promise<boolean>;
+  /** Adds the entry iff both caps still hold, atomically; false = backlog full. */
+  admit(entry: PendingEvaluation, caps: BacklogCaps): Promise<boolean>;
+  get(evaluationId: string): Promise<PendingEvaluation | undefined>;
+  latchCommit(evaluationId: string, latch: CommitLatch): Promise<void>;
+  /** Removes the pending entry and stores its tombstone in one step; false when it was already gone. */
+  finalize(tombstone: Tombstone): Promise<boolean>;
+  /** Tombstone of a decision that was terminal at /evaluate (no pending entry ever existed). */
+  remember(tombstone: Tombstone): Promise<void>;
+  /** The tombstone, unless it has aged out (then the id is unknown). */
+  tombstone(evaluationId: string, nowMs: number): Promise<Tombstone | undefined>;
+  /** Pending entries whose TTL has passed, oldest first, at most `limit`. */
+  due(nowMs: number, limit: number): Promise<readonly PendingEvaluation[]>;
+  pruneTombstones(nowMs: number): Promise<void>;
+}

@@ -7,8 +7,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { migrations } from '@helios/migrations';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../src/persistence/free-port.js';
-import { isAlive, waitForExit } from '../src/persistence/process-utils.js';
+import { freePort, isAlive, waitForExit } from '@helios/persistence';
 import { apiMain, migrateCli, runNode, startApi, type ApiProcess } from './support/api-process.js';
 import { embeddedTarget, externalUrl, tempDir, type DatabaseTarget } from './support/databases.js';
 

@@ -2,7 +2,7 @@ import { migrations } from '@helios/migrations';
 import { DataSource } from 'typeorm';
 import { type HeliosConfig } from '../config/config.schema.js';
 import { withTimeout } from '../common/with-timeout.js';
-import { EmbeddedPostgres, type EmbeddedLogger } from './embedded-postgres.js';
+import { EmbeddedPostgres, type EmbeddedLogger } from '@helios/persistence';
 import { InstanceMetadataEntity } from './instance-metadata.entity.js';
 
 export type DatabaseKind = 'embedded' | 'external';

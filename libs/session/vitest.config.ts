@@ -1,3 +1,3 @@
 import { packageTestConfig } from '../../vitest.shared.ts';
 
-export default packageTestConfig(import.meta.dirname);
+export default packageTestConfig(import.meta.dirname, { thresholds: { lines: 95, branches: 90 } });

@@ -3,4 +3,80 @@
  *
  * The public entry of this package: everything other packages may use is exported from here.
  */
-export {};
+export { AgentSession, type EventsOptions } from './agent-session.js';
+export { type SessionOptions } from './options.js';
+export {
+  type ConcurrencyLimits,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_LIMITS,
+  effectiveContextTokens,
+  type SessionLimits,
+  StreamRetryPolicy,
+} from './limits.js';
+export {
+  RunCancelledError,
+  RunNotSuccessfulError,
+  SessionClosedError,
+  SteeringQueueFullError,
+  StreamIdleTimeoutError,
+  UnknownQuestionError,
+} from './errors.js';
+export { isProgrammingError } from './programming-error.js';
+export { SessionLogger } from './logger.js';
+export { isValidSessionId, newSessionId } from './session-id.js';
+export { SerializedError } from './serialized-error.js';
+export type {
+  Cancelled,
+  ErrorDuringExecution,
+  ErrorMaxBudgetUsd,
+  ErrorMaxTurns,
+  ErrorMaxWallClock,
+  ErrorTransientStream,
+  Refusal,
+  ResultMessage,
+  Success,
+} from './result-message.js';
+export { StopReason } from './stop-reason.js';
+export { isControlEvent, type QueryEvent, type QueryEventType } from './query-event.js';
+export type * from './query-event.js';
+export { CONTROL_EVENT_WAIT_MS, DEFAULT_EVENT_BUFFER, EventStream } from './events/event-stream.js';
+export {
+  type CompactionPayload,
+  type Hook,
+  type HookContext,
+  type HookPhase,
+  type HookReturn,
+  type TurnResponse,
+} from './hooks/hook.js';
+export { HookOutcome, type HookOutcomeKind } from './hooks/hook-outcome.js';
+export {
+  Permission,
+  PermissionMode,
+  type PermissionDecision,
+  categoryDefault,
+} from './permissions/permission.js';
+export {
+  formatRule,
+  parseRule,
+  PermissionEffect,
+  type PermissionRule,
+  permissionRule,
+} from './permissions/permission-rule.js';
+export { PERMISSION_HOOK_NAME } from './permissions/permission-hook.js';
+export {
+  MODEL_QUESTION_PREFIX,
+  PERMISSION_QUESTION_PREFIX,
+  type QuestionOption,
+  type QuestionRequest,
+  type QuestionResponse,
+} from './questions/question.js';
+export { ASK_USER_QUESTION } from './tools/ask-user-question.js';
+export {
+  argumentKey,
+  type BindOptions,
+  bindTool,
+  type ToolBinding,
+  ToolCategory,
+  type ToolVisibilityContext,
+} from './tools/tool-binding.js';
+export { type CompactionContext, type CompactionResult, ContextCompactor } from './compaction.js';

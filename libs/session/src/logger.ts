@@ -15,8 +15,7 @@ export const SessionLogger = {
     return Object.freeze({
       debug: () => undefined,
       warn: (message: string, error?: unknown) => console.warn(`[helios/session] ${message}`, error ?? ''),
-      error: (message: string, error?: unknown) =>
-        console.error(`[helios/session] ${message}`, error ?? ''),
+      error: (message: string, error?: unknown) => console.error(`[helios/session] ${message}`, error ?? ''),
     });
   },
   silent(): SessionLogger {

@@ -73,10 +73,6 @@ export type Verdict =
   | { readonly type: 'Refusal'; readonly refusalText: string }
   | { readonly type: 'Cancelled'; readonly reason: string };
 
-export function isError(result: ResultMessage): boolean {
-  return result.type !== 'Success' && result.type !== 'Refusal' && result.type !== 'Cancelled';
-}
-
 /** The error text a trace records for a result that is not Success. */
 export function describeResult(result: ResultMessage): string | undefined {
   switch (result.type) {

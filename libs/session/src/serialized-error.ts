@@ -22,7 +22,11 @@ function frames(error: Error, redact: Redact): readonly string[] {
 
 function serialize(error: unknown, redact: Redact, depth: number): SerializedError {
   if (!(error instanceof Error)) {
-    return Object.freeze({ kind: typeof error, message: redact(String(error)), stackTrace: Object.freeze([]) });
+    return Object.freeze({
+      kind: typeof error,
+      message: redact(String(error)),
+      stackTrace: Object.freeze([]),
+    });
   }
   const cause =
     error.cause !== undefined && depth + 1 < MAX_CAUSE_DEPTH

@@ -24,7 +24,8 @@ const CONTINUE: HookOutcome = Object.freeze({ type: 'Continue' });
 
 export const HookOutcome = {
   cont: (): HookOutcome => CONTINUE,
-  block: (reason: string): HookOutcome => Object.freeze({ type: 'Block', reason: nonBlank(reason, 'reason') }),
+  block: (reason: string): HookOutcome =>
+    Object.freeze({ type: 'Block', reason: nonBlank(reason, 'reason') }),
   inject: (message: string): HookOutcome =>
     Object.freeze({ type: 'Inject', message: nonBlank(message, 'message') }),
   stop: (result: string): HookOutcome => Object.freeze({ type: 'Stop', result: nonBlank(result, 'result') }),
@@ -32,6 +33,7 @@ export const HookOutcome = {
     Object.freeze({ type: 'MutateArgs', args: Object.freeze({ ...args }) }),
   mutateHistory: (messages: readonly Message[]): HookOutcome =>
     Object.freeze({ type: 'MutateHistory', messages: Object.freeze([...messages]) }),
-  mutateText: (text: string): HookOutcome => Object.freeze({ type: 'MutateText', text: nonBlank(text, 'text') }),
+  mutateText: (text: string): HookOutcome =>
+    Object.freeze({ type: 'MutateText', text: nonBlank(text, 'text') }),
   mutateResult: (output: string): HookOutcome => Object.freeze({ type: 'MutateResult', output }),
 } as const;

@@ -1,0 +1,179 @@
+import { ScriptedModel } from '@helios/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EventHub } from './events/event-hub.js';
+import { AgentSession, CONTROL_EVENT_WAIT_MS, isControlEvent, type QueryEvent } from './index.js';
+import { drain, recordingLogger, types } from '../test/helpers.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function event(type: QueryEvent['type'], n = 0): QueryEvent {
+  const base = { sessionId: 's', runId: 'r', turnIndex: n, timestamp: 0 };
+  switch (type) {
+    case 'AssistantText':
+      return { ...base, type, text: String(n) };
+    case 'Error':
+      return { ...base, type, error: { kind: 'x', message: 'm', stackTrace: [] } };
+    default:
+      return { ...base, type: 'RunStarted' };
+  }
+}
+
+describe('event streams', () => {
+  it('classifies control events', () => {
+    expect(['RunEnded', 'QuestionAsked', 'Error'].every((t) => isControlEvent(t as QueryEvent['type']))).toBe(
+      true,
+    );
+    expect(isControlEvent('AssistantText')).toBe(false);
+  });
+
+  it('a full reader misses routine events at once, and sees a gap', () => {
+    const logger = recordingLogger();
+    const hub = new EventHub({ capacity: 2, controlWaitMs: 1000, logger });
+    const stream = hub.open();
+    for (let i = 0; i < 5; i += 1) expect(hub.publish(event('AssistantText', i))).toBeUndefined();
+    expect(stream.buffered).toBe(2);
+    expect(stream.missed).toBe(3);
+    expect(logger.lines.filter((line) => line.level === 'debug')).toHaveLength(3);
+  });
+
+  it('a control event waits for room, and is delivered when the reader reads within 30 s', async () => {
+    vi.useFakeTimers();
+    const logger = recordingLogger();
+    const hub = new EventHub({ capacity: 1, controlWaitMs: CONTROL_EVENT_WAIT_MS, logger });
+    const stream = hub.open();
+    void hub.publish(event('AssistantText', 1));
+    let delivered = false;
+    const wait = hub.publish(event('Error'));
+    expect(wait).toBeInstanceOf(Promise);
+    void wait?.then(() => (delivered = true));
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(delivered).toBe(false);
+    expect((await stream.next()).value).toMatchObject({ type: 'AssistantText' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(delivered).toBe(true);
+    expect((await stream.next()).value).toMatchObject({ type: 'Error' });
+    expect(stream.missed).toBe(0);
+  });
+
+  it('a control event is dropped for a reader that stays full for 30 s (warning)', async () => {
+    vi.useFakeTimers();
+    const logger = recordingLogger();
+    const hub = new EventHub({ capacity: 1, controlWaitMs: CONTROL_EVENT_WAIT_MS, logger });
+    const stalled = hub.open();
+    const reading = hub.open();
+    void hub.publish(event('AssistantText', 1));
+    await reading.next();
+    const wait = hub.publish(event('Error'));
+    await vi.advanceTimersByTimeAsync(CONTROL_EVENT_WAIT_MS);
+    await wait;
+    expect(stalled.missed).toBe(1);
+    expect(logger.lines.some((line) => line.level === 'warn' && line.message.includes('dropped Error'))).toBe(
+      true,
+    );
+    expect((await reading.next()).value).toMatchObject({ type: 'Error' });
+  });
+
+  it('closing a stream releases a waiting control event; closing the hub ends streams after their buffer', async () => {
+    const hub = new EventHub({
+      capacity: 1,
+      controlWaitMs: CONTROL_EVENT_WAIT_MS,
+      logger: recordingLogger(),
+    });
+    const a = hub.open();
+    const b = hub.open();
+    void hub.publish(event('AssistantText', 1));
+    const wait = hub.publish(event('Error'));
+    a.close();
+    a.close();
+    expect(hub.readerCount).toBe(1);
+    hub.close();
+    await wait;
+    expect(types(await drain(b))).toEqual(['AssistantText']);
+    expect(hub.readerCount).toBe(0);
+    expect(hub.open().closed).toBe(true);
+    hub.close();
+  });
+
+  it('a pending read gets the next event; return() and disposal end the stream', async () => {
+    const hub = new EventHub({ capacity: 4, controlWaitMs: 10, logger: recordingLogger() });
+    const stream = hub.open();
+    const next = stream.next();
+    void hub.publish(event('AssistantText', 7));
+    expect((await next).value).toMatchObject({ text: '7' });
+    const waiting = stream.next();
+    expect(await stream.return()).toEqual({ done: true, value: undefined });
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    const other = hub.open();
+    other[Symbol.dispose]();
+    expect(other.closed).toBe(true);
+    const third = hub.open();
+    await third[Symbol.asyncDispose]();
+    expect(third.closed).toBe(true);
+    expect(hub.publish(event('AssistantText'))).toBeUndefined();
+  });
+
+  it("a reader's signal ends its stream", async () => {
+    const hub = new EventHub({ capacity: 4, controlWaitMs: 10, logger: recordingLogger() });
+    const controller = new AbortController();
+    const stream = hub.open(controller.signal);
+    const pending = stream.next();
+    controller.abort();
+    expect(await pending).toEqual({ done: true, value: undefined });
+    expect(hub.open(AbortSignal.abort()).closed).toBe(true);
+  });
+
+  it('a reader that never reads does not slow the loop and sees a gap', async () => {
+    vi.useFakeTimers();
+    const model = new ScriptedModel().thenText(Array.from({ length: 20 }, (_, i) => `t${i}`));
+    const session = await AgentSession.open({ model, eventBufferSize: 4, logger: recordingLogger() });
+    const stalled = session.events();
+    const reader = session.events();
+    const collected: QueryEvent[] = [];
+    const reading = (async () => {
+      for await (const e of reader) collected.push(e);
+    })();
+    let settled = false;
+    const pending = session.send('go').then((r) => {
+      settled = true;
+      return r;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    // All the run's work is done without waiting on the stalled reader; only its RunEnded waits there.
+    expect(collected.filter((e) => e.type === 'AssistantText')).toHaveLength(20);
+    expect(collected.at(-1)?.type).toBe('RunEnded');
+    expect(settled).toBe(false);
+    expect(stalled.buffered).toBe(4);
+    await vi.advanceTimersByTimeAsync(CONTROL_EVENT_WAIT_MS);
+    expect((await pending).type).toBe('Success');
+    expect(stalled.missed).toBe(20);
+    await session.close();
+    await reading;
+    const gap = await drain(stalled);
+    expect(types(gap)).toEqual(['RunStarted', 'UserMessageReceived', 'AssistantText', 'AssistantText']);
+  });
+
+  it('RunEnded waits for room in a full reader before the run settles', async () => {
+    vi.useFakeTimers();
+    const model = new ScriptedModel().thenText(['a', 'b', 'c']);
+    const session = await AgentSession.open({ model, eventBufferSize: 2, logger: recordingLogger() });
+    const stream = session.events();
+    let settled = false;
+    const pending = session.send('go').then((r) => {
+      settled = true;
+      return r;
+    });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(settled).toBe(false);
+    const first = await stream.next();
+    expect(first.value?.type).toBe('RunStarted');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(true);
+    const events: QueryEvent[] = [];
+    events.push((await stream.next()).value as QueryEvent, (await stream.next()).value as QueryEvent);
+    expect(events.at(-1)?.type).toBe('RunEnded');
+    expect((await pending).type).toBe('Success');
+    await session.close();
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * One model turn's call: stream the answer, retrying only TransientStreamError (TurnRetried before each
+ * cancellable backoff), with an idle ceiling between chunks. Every attempt is a `model.call` span; a
+ * completed attempt's usage and cost count against the run at once.
+ */
+import {
+  Backoff,
+  type Citation,
+  FinishReason,
+  IncompleteStreamError,
+  type MessageStop,
+  type ModelChunk,
+  type SpanRecorder,
+  type ToolCall,
+  TraceDetail,
+  TransientStreamError,
+} from '@helios/core';
+import { StreamIdleTimeoutError } from '../errors.js';
+import { isProgrammingError } from '../programming-error.js';
+import { renderPrompt } from '../tracing/run-trace.js';
+import { type RunState } from './run-state.js';
+import { type SessionCore } from './session-core.js';
+
+export interface ModelAnswer {
+  /** Undefined: cancelled. */
+  readonly finish: FinishReason | undefined;
+  readonly content: string;
+  readonly thinking: string | undefined;
+  readonly toolCalls: readonly ToolCall[];
+  readonly citations: readonly Citation[];
+  readonly metadata: Readonly<Record<string, string>>;
+  readonly stop: MessageStop | undefined;
+  readonly error?: unknown;
+  readonly attempts: number;
+}
+
+type Attempt =
+  { readonly ok: true; readonly answer: ModelAnswer } | { readonly ok: false; readonly error: unknown };
+
+export async function callModel(core: SessionCore, run: RunState): Promise<ModelAnswer> {
+  const policy = core.options.limits.streamRetry;
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await streamOnce(core, run, attempt);
+    if (result.ok) return result.answer;
+    const error = result.error;
+    if (run.signal.aborted) return cancelled(attempt);
+    if (error instanceof TransientStreamError && attempt < policy.maxAttempts) {
+      const backoffMs = Backoff.jitteredDelayMs(policy.backoff, attempt, policy.jitter);
+      core.emit(run, {
+        type: 'TurnRetried',
+        attemptNumber: attempt,
+        backoffMs,
+        providerName: error.providerName,
+        error: core.redaction.error(error),
+      });
+      if (!(await sleep(backoffMs, run.signal))) return cancelled(attempt);
+      continue;
+    }
+    return { ...EMPTY, finish: FinishReason.ERROR, error, attempts: attempt };
+  }
+}
+
+const EMPTY: Omit<ModelAnswer, 'finish' | 'attempts'> = Object.freeze({
+  content: '',
+  thinking: undefined,
+  toolCalls: [],
+  citations: [],
+  metadata: {},
+  stop: undefined,
+});
+
+function cancelled(attempts: number): ModelAnswer {
+  return { ...EMPTY, finish: undefined, attempts };
+}
+
+/** Resolves true after `ms`, false as soon as the signal aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function streamOnce(core: SessionCore, run: RunState, attempt: number): Promise<Attempt> {
+  const { model, limits } = core.options;
+  const span = run.trace
+    ?.span('model.call')
+    .attribute('attempt', String(attempt))
+    .attribute('modelId', model.id);
+  // Rendering the prompt is O(history): only VERBOSE keeps it, so only VERBOSE pays for it.
+  if (span && core.options.traceDetail === TraceDetail.VERBOSE) {
+    span.content({ input: core.redaction.text(renderPrompt(core.history)) });
+  }
+  const controller = new AbortController();
+  const onRunAbort = (): void => controller.abort(run.signal.reason);
+  run.signal.addEventListener('abort', onRunAbort, { once: true });
+  const idleMs = limits.streamIdleTimeoutMs;
+  const idle = setTimeout(
+    () => controller.abort(new StreamIdleTimeoutError(`no chunk from the model for ${idleMs} ms`)),
+    idleMs,
+  );
+  let content = '';
+  let thinking: string | undefined;
+  const toolCalls: ToolCall[] = [];
+  const citations: Citation[] = [];
+  let stop: MessageStop | undefined;
+  try {
+    const schema = run.schema ?? core.options.outputSchema;
+    const stream = model.chatStream(core.history, core.toolDefinitions(), {
+      signal: controller.signal,
+      ...(schema ? { schema } : {}),
+    });
+    for await (const chunk of stream) {
+      idle.refresh();
+      stop = onChunk(core, run, chunk, toolCalls, citations);
+      if (chunk.type === 'TextDelta') content += chunk.text;
+      else if (chunk.type === 'ThinkingDelta') thinking = (thinking ?? '') + chunk.text;
+      if (stop) break;
+    }
+    if (!stop) throw new IncompleteStreamError('model stream ended without a MessageStop chunk');
+  } catch (caught) {
+    const error =
+      controller.signal.reason instanceof StreamIdleTimeoutError ? controller.signal.reason : caught;
+    if (isProgrammingError(error)) throw error;
+    failSpan(span, core, error);
+    return { ok: false, error };
+  } finally {
+    clearTimeout(idle);
+    run.signal.removeEventListener('abort', onRunAbort);
+  }
+  const cost = core.options.costCalculator.cost(model.id, stop.usage);
+  run.addUsage(stop.usage, cost);
+  if (citations.length > 0) core.emit(run, { type: 'AssistantCitations', citations });
+  span
+    ?.usage(stop.usage)
+    .cost(cost)
+    .attribute('finishReason', stop.finishReason)
+    .content({ output: core.redaction.text(content) })
+    .end();
+  return {
+    ok: true,
+    answer: {
+      finish: stop.finishReason,
+      content,
+      thinking,
+      toolCalls,
+      citations,
+      metadata: stop.metadata,
+      stop,
+      attempts: attempt,
+    },
+  };
+}
+
+function failSpan(span: SpanRecorder | undefined, core: SessionCore, error: unknown): void {
+  span?.fail(core.redaction.text(error instanceof Error ? `${error.name}: ${error.message}` : String(error)));
+}
+
+/** Emits what a chunk means for readers; returns the MessageStop that ends the turn. */
+function onChunk(
+  core: SessionCore,
+  run: RunState,
+  chunk: ModelChunk,
+  toolCalls: ToolCall[],
+  citations: Citation[],
+): MessageStop | undefined {
+  switch (chunk.type) {
+    case 'TextDelta':
+      core.emit(run, { type: 'AssistantText', text: chunk.text });
+      return undefined;
+    case 'ThinkingDelta':
+      core.emit(run, { type: 'AssistantThinking', text: chunk.text, signature: '' });
+      return undefined;
+    case 'ToolUseStop':
+      toolCalls.push(chunk.toolCall);
+      return undefined;
+    case 'Citations':
+      citations.push(...chunk.citations);
+      return undefined;
+    case 'MessageStop':
+      return chunk;
+    case 'ToolUseStart':
+    case 'ToolUseDelta':
+    case 'UsageDelta':
+      return undefined; // progress only: the parsed call and the final usage come later
+    default: {
+      const unknown: never = chunk;
+      return unknown;
+    }
+  }
+}

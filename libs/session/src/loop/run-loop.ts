@@ -1,0 +1,238 @@
+/**
+ * A run from its first message to its terminal: drain steering, turn, classify, repeat. The ending
+ * answers unanswered tool calls, cancels the run's questions, hands the trace to the listener and
+ * emits RunEnded — all before the run's promise settles. An unexpected programming error rejects the
+ * promise with that same error instead, and the session closes.
+ */
+import { type Citation, Message, SessionContext, type ToolMessage } from '@helios/core';
+import { RunCancelledError } from '../errors.js';
+import { isProgrammingError } from '../programming-error.js';
+import { describeResult, type ResultMessage, type Verdict } from '../result-message.js';
+import { SerializedError } from '../serialized-error.js';
+import { newRunTrace } from '../tracing/run-trace.js';
+import { checkContext } from './context-watermark.js';
+import { type RunState } from './run-state.js';
+import { type SessionCore } from './session-core.js';
+import { drainSteering, enqueue } from './steering.js';
+import { classify } from './stop-classifier.js';
+import { runTurn } from './turn.js';
+
+export async function executeRun(core: SessionCore, run: RunState, citations: Citation[]): Promise<void> {
+  const { limits, traceListener, traceDetail, model } = core.options;
+  run.started = true;
+  run.startedAt = Date.now();
+  if (traceListener) run.trace = newRunTrace(traceDetail, core.sessionId, run.id, model.id);
+  run.wallClockTimer = setTimeout(
+    () => run.cancel(`maxWallClock exceeded after ${limits.maxWallClockMs}ms`, true),
+    limits.maxWallClockMs,
+  );
+  run.wallClockTimer.unref?.();
+  const userText = run.queue.map((message) => message.content).join('\n');
+  let verdict: Verdict;
+  try {
+    verdict = await loop(core, run, citations);
+  } catch (error) {
+    const fatal = core.fatal ? core.fatal.error : error;
+    if (isProgrammingError(fatal)) {
+      core.raiseFatal(fatal);
+      await failRun(core, run, fatal);
+      return;
+    }
+    verdict = { type: 'ErrorDuringExecution', error: core.redaction.error(error) };
+  }
+  try {
+    const result = await endRun(core, run, verdict, citations, userText);
+    if (core.fatal) await failRun(core, run, core.fatal.error);
+    else run.settle(result);
+  } catch (error) {
+    core.raiseFatal(error);
+    await failRun(core, run, core.fatal ? core.fatal.error : error);
+  }
+}
+
+async function loop(core: SessionCore, run: RunState, citations: Citation[]): Promise<Verdict> {
+  const sessionContext = SessionContext.create(core.sessionId, run.signal, core.options.secrets);
+  core.emit(run, { type: 'RunStarted' });
+  for (;;) {
+    core.throwIfFatal();
+    const stopped = await drainSteering(core, run);
+    if (stopped) return stopped;
+    if (!core.history.some((message) => message.role !== 'system')) {
+      return {
+        type: 'ErrorDuringExecution',
+        error: SerializedError.ofKind('EmptyHistory', 'the conversation has no message to answer'),
+      };
+    }
+    if (run.signal.aborted) return classifyNow(core, run);
+    core.turnIndex += 1;
+    run.turns += 1;
+    const early = await checkContext(core, run);
+    if (early) return early;
+    const turn = await runTurn(core, run, sessionContext, citations);
+    core.throwIfFatal();
+    if (turn.terminal) return turn.terminal;
+    const late = await checkContext(core, run);
+    if (late) return late;
+    const verdict = classify(
+      run,
+      turn.outcome,
+      core.options.limits,
+      run.queue.length,
+      Date.now(),
+      (error) => core.redaction.error(error),
+      (text) => core.redaction.text(text),
+    );
+    if (verdict === undefined) continue;
+    if (verdict.type !== 'Success') return verdict;
+    const response = {
+      content: turn.outcome.content,
+      finishReason: turn.outcome.finish ?? 'STOP',
+      usage: run.usage,
+      toolCalls: [],
+      citations,
+    } as const;
+    const preStop = await core.decide(run, 'PreStop', (hook, context) => hook.handle(response, context));
+    if (preStop?.outcome.type === 'Stop') return { type: 'Success', result: preStop.outcome.result };
+    if (preStop?.outcome.type === 'Inject') {
+      enqueue(core, run, preStop.outcome.message);
+      continue;
+    }
+    return verdict;
+  }
+}
+
+/** A run cancelled between turns: the classifier's first three checks decide. */
+function classifyNow(core: SessionCore, run: RunState): Verdict {
+  return (
+    classify(
+      run,
+      { finish: undefined, content: '', attempts: 0 },
+      core.options.limits,
+      0,
+      Date.now(),
+      (error) => core.redaction.error(error),
+      (text) => core.redaction.text(text),
+    ) ?? { type: 'Cancelled', reason: run.cancelReason() }
+  );
+}
+
+async function endRun(
+  core: SessionCore,
+  run: RunState,
+  verdict: Verdict,
+  citations: readonly Citation[],
+  userText: string,
+): Promise<ResultMessage> {
+  closeRun(core, run, `the run ended (${verdict.type})`);
+  const result = toResult(core, run, verdict, citations);
+  await deliverTrace(
+    core,
+    run,
+    describeResult(result),
+    userText,
+    result.type === 'Success' ? result.result : undefined,
+  );
+  await core.emitControl(run, { type: 'RunEnded', result });
+  return result;
+}
+
+/** Rejects the run with the unexpected error, after the same clean-up an ordinary ending gets. */
+async function failRun(core: SessionCore, run: RunState, error: unknown): Promise<void> {
+  closeRun(core, run, 'the session ended on an unexpected error');
+  const serialized = core.redaction.error(error);
+  try {
+    await deliverTrace(core, run, `${serialized.kind}: ${serialized.message}`, undefined, undefined);
+    await core.emitControl(run, { type: 'Error', error: serialized });
+  } catch (later) {
+    core.raiseFatal(later);
+  }
+  run.fail(error);
+}
+
+/** Stops the run's timers and work, answers its open tool calls and cancels its questions. */
+function closeRun(core: SessionCore, run: RunState, why: string): void {
+  if (run.ending) return;
+  run.ending = true;
+  clearTimeout(run.wallClockTimer);
+  answerOpenCalls(core, why);
+  const cancelled = new RunCancelledError(why);
+  core.questions.cancelRun(run.id, cancelled);
+  if (run.queue.length > 0) {
+    core.options.logger.debug(`run ${run.id} ended with ${run.queue.length} queued message(s) unread`);
+    run.queue.length = 0;
+  }
+  if (!run.signal.aborted) run.controller.abort(cancelled);
+}
+
+/** Gives every tool call of the last assistant turn that has no answer a "not run" tool message. */
+export function answerOpenCalls(core: SessionCore, why: string): void {
+  const history = core.history;
+  let index = history.length - 1;
+  while (index >= 0 && history[index]?.role !== 'assistant') index -= 1;
+  const assistant = history[index];
+  if (assistant?.role !== 'assistant' || assistant.toolCalls.length === 0) return;
+  const answered = new Set(
+    history
+      .slice(index + 1)
+      .filter((message): message is ToolMessage => message.role === 'tool')
+      .map((message) => message.toolCallId),
+  );
+  for (const call of assistant.toolCalls) {
+    if (!answered.has(call.id)) core.append(Message.tool(call.id, call.name, `tool call not run: ${why}`));
+  }
+}
+
+function toResult(
+  core: SessionCore,
+  run: RunState,
+  verdict: Verdict,
+  citations: readonly Citation[],
+): ResultMessage {
+  const base = {
+    sessionId: core.sessionId,
+    runId: run.id,
+    usage: run.usage,
+    cost: run.cost,
+    durationMs: Math.max(0, Date.now() - run.startedAt),
+  };
+  if (verdict.type === 'Success')
+    return Object.freeze({ ...base, ...verdict, citations: Object.freeze([...citations]) });
+  return Object.freeze({ ...base, ...verdict });
+}
+
+/** Hands the run's trace to the listener, bounded by stopGrace; an ordinary listener failure is logged. */
+async function deliverTrace(
+  core: SessionCore,
+  run: RunState,
+  error: string | undefined,
+  inputText: string | undefined,
+  outputText: string | undefined,
+): Promise<void> {
+  const listener = core.options.traceListener;
+  if (!listener || !run.trace) return;
+  const redact = (text: string | undefined): string | undefined =>
+    text === undefined ? undefined : core.redaction.text(text);
+  const trace = run.trace.finish({
+    ...(error === undefined ? {} : { error: core.redaction.text(error) }),
+    ...(inputText === undefined ? {} : { inputText: redact(inputText) as string }),
+    ...(outputText === undefined ? {} : { outputText: redact(outputText) as string }),
+  });
+  const grace = core.options.limits.stopGraceMs;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      Promise.resolve().then(() => listener.onTrace(trace)),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          core.options.logger.warn(`trace listener still running after ${grace} ms; not waiting`);
+          resolve();
+        }, grace);
+      }),
+    ]);
+  } catch (error) {
+    if (isProgrammingError(error)) throw error;
+    core.options.logger.warn('trace listener failed', core.redaction.errorForLog(error));
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * One run: from the message that starts it to its terminal. Holds the run's own steering queue, its
+ * cancellation, its per-run counters (turns, usage, cost) and the promise `send` hands out.
+ */
+import {
+  CostEstimate,
+  newId,
+  type OutputSchema,
+  type TraceRecorder,
+  Usage,
+  type UserMessage,
+} from '@helios/core';
+import { RunCancelledError } from '../errors.js';
+import { type ResultMessage } from '../result-message.js';
+
+export class RunState {
+  readonly id = `run-${newId()}`;
+  readonly queue: UserMessage[] = [];
+  readonly controller = new AbortController();
+  readonly promise: Promise<ResultMessage>;
+  /** Resolves when the run's work is over, however it ended (the promise may reject). */
+  readonly done: Promise<void>;
+  startedAt = 0;
+  turns = 0;
+  usage: Usage = Usage.ZERO;
+  cost: CostEstimate = CostEstimate.ZERO;
+  schema: OutputSchema<unknown> | undefined;
+  trace: TraceRecorder | undefined;
+  started = false;
+  /** Past its terminal: new messages go to the next run. */
+  ending = false;
+  wallClockTimer: ReturnType<typeof setTimeout> | undefined;
+  #resolve!: (result: ResultMessage) => void;
+  #reject!: (error: unknown) => void;
+  #finish!: () => void;
+
+  constructor() {
+    this.promise = new Promise<ResultMessage>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    this.done = new Promise<void>((resolve) => {
+      this.#finish = resolve;
+    });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  cancel(reason: string, wallClock = false): void {
+    if (!this.controller.signal.aborted) this.controller.abort(new RunCancelledError(reason, wallClock));
+  }
+
+  /** The cancel reason, when the run's signal fired. */
+  cancelReason(): string {
+    const reason: unknown = this.controller.signal.reason;
+    if (reason instanceof RunCancelledError) return reason.reason;
+    return reason instanceof Error ? reason.message : String(reason);
+  }
+
+  wallClockFired(): boolean {
+    const reason: unknown = this.controller.signal.reason;
+    return reason instanceof RunCancelledError && reason.wallClock;
+  }
+
+  addUsage(usage: Usage, cost: CostEstimate): void {
+    this.usage = Usage.plus(this.usage, usage);
+    this.cost = this.cost.plus(cost);
+  }
+
+  settle(result: ResultMessage): void {
+    this.#resolve(result);
+    this.#finish();
+  }
+
+  fail(error: unknown): void {
+    this.#reject(error);
+    this.#finish();
+  }
+}

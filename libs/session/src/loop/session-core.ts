@@ -1,0 +1,219 @@
+/**
+ * The state one session's runs share: options, conversation, event hub, hooks, questions, tools and
+ * the first unexpected programming error, if one happened. The loop modules work on it; AgentSession
+ * is its public face.
+ */
+import {
+  hookSpanKind,
+  InvalidArgumentError,
+  Message,
+  type ToolDefinition,
+  toolDefinition,
+} from '@helios/core';
+import { EventHub } from '../events/event-hub.js';
+import { CONTROL_EVENT_WAIT_MS } from '../events/event-stream.js';
+import { type HookContext, type HookOf, type HookReturn, phaseName } from '../hooks/hook.js';
+import { type DecidingPhase, decide, type HookDecision, HookRegistry } from '../hooks/hook-runner.js';
+import { type ResolvedOptions } from '../options.js';
+import { permissionHook } from '../permissions/permission-hook.js';
+import { isProgrammingError } from '../programming-error.js';
+import { type EventFields, type QueryEvent } from '../query-event.js';
+
+type ControlFields = EventFields<Extract<QueryEvent, { type: 'RunEnded' | 'QuestionAsked' | 'Error' }>>;
+type RoutineFields = EventFields<Exclude<QueryEvent, { type: 'RunEnded' | 'QuestionAsked' | 'Error' }>>;
+import { PendingQuestions } from '../questions/pending-questions.js';
+import { type QuestionRequest, type QuestionResponse } from '../questions/question.js';
+import { SessionRedaction } from '../redaction.js';
+import { askUserQuestionTool } from '../tools/ask-user-question.js';
+import { ToolSlots } from '../tools/slots.js';
+import { bindTool, type ToolBinding, ToolCategory } from '../tools/tool-binding.js';
+import { type RunState } from './run-state.js';
+
+export class SessionCore {
+  readonly options: ResolvedOptions;
+  readonly sessionId: string;
+  readonly hub: EventHub;
+  readonly questions = new PendingQuestions();
+  readonly redaction: SessionRedaction;
+  readonly hooks: HookRegistry;
+  readonly bindings = new Map<string, ToolBinding>();
+  readonly slots: ToolSlots;
+  readonly history: Message[] = [];
+  historyTokens = 0;
+  contextWarned = false;
+  turnIndex = 0;
+  current: RunState | undefined;
+  next: RunState | undefined;
+  closed = false;
+  /** The first unexpected programming error; boxed because any value can be thrown. */
+  fatal: { readonly error: unknown } | undefined;
+  /** Set by AgentSession: closes the session after a fatal error. */
+  onFatal: () => void = () => undefined;
+  readonly #allDefinitions: readonly ToolDefinition[];
+  readonly #anyVisibility: boolean;
+
+  constructor(options: ResolvedOptions) {
+    this.options = options;
+    this.sessionId = options.sessionId;
+    this.redaction = new SessionRedaction(options.secrets);
+    this.hub = new EventHub({
+      capacity: options.eventBufferSize,
+      controlWaitMs: CONTROL_EVENT_WAIT_MS,
+      logger: options.logger,
+    });
+    const tools = [...options.tools];
+    if (options.askUserQuestion) {
+      tools.push(
+        bindTool(
+          askUserQuestionTool((request, signal) => this.ask(request, signal)),
+          ToolCategory.CONTROL,
+          { timeoutMs: options.limits.maxWallClockMs },
+        ),
+      );
+    }
+    for (const binding of tools) {
+      if (this.bindings.has(binding.tool.name)) {
+        throw new InvalidArgumentError(`two tools are named '${binding.tool.name}'`);
+      }
+      this.bindings.set(binding.tool.name, binding);
+    }
+    this.#allDefinitions = Object.freeze(tools.map((binding) => toolDefinition(binding.tool)));
+    this.#anyVisibility = tools.some((binding) => binding.visible !== undefined);
+    this.hooks = new HookRegistry([permissionHook(this), ...options.hooks]);
+    this.slots = new ToolSlots(options.concurrency);
+    if (options.systemPrompt !== undefined) this.append(Message.system(options.systemPrompt));
+  }
+
+  /** Tools offered to the model this turn. */
+  toolDefinitions(): readonly ToolDefinition[] {
+    if (!this.#anyVisibility) return this.#allDefinitions;
+    const context = { sessionId: this.sessionId, turnIndex: this.turnIndex };
+    return [...this.bindings.values()]
+      .filter((binding) => binding.visible === undefined || binding.visible(context))
+      .map((binding) => toolDefinition(binding.tool));
+  }
+
+  append(message: Message): void {
+    this.history.push(message);
+    this.historyTokens += this.options.tokenCounter.count([message]);
+  }
+
+  replaceHistory(messages: readonly Message[]): void {
+    this.history.length = 0;
+    this.history.push(...messages);
+    this.historyTokens = this.options.tokenCounter.count(this.history);
+    this.contextWarned = false;
+  }
+
+  /** Emits a routine event: readers with room get it, full readers miss it; nothing waits. */
+  emit(run: RunState, fields: RoutineFields): void {
+    void this.#publish(run, fields);
+  }
+
+  /** Emits a control event (RunEnded, QuestionAsked, Error): resolves once every reader took or dropped it. */
+  emitControl(run: RunState, fields: ControlFields): Promise<void> {
+    return this.#publish(run, fields) ?? Promise.resolve();
+  }
+
+  #publish(run: RunState, fields: EventFields): Promise<void> | undefined {
+    const event = {
+      ...fields,
+      sessionId: this.sessionId,
+      runId: run.id,
+      turnIndex: this.turnIndex,
+      timestamp: Date.now(),
+    } as QueryEvent;
+    const wait = this.hub.publish(event);
+    const observers = this.hooks.of('OnStreamEvent');
+    if (observers.length > 0) {
+      const context = this.hookContext(run);
+      for (const hook of observers) {
+        try {
+          hook.handle(event, context);
+        } catch (error) {
+          if (isProgrammingError(error)) throw error;
+          this.options.logger.warn(
+            `hook ${hook.name ?? 'OnStreamEventHook'} threw; ignored`,
+            this.redaction.errorForLog(error),
+          );
+        }
+      }
+    }
+    return wait;
+  }
+
+  hookContext(run: RunState): HookContext {
+    return {
+      sessionId: this.sessionId,
+      runId: run.id,
+      turnIndex: this.turnIndex,
+      signal: run.signal,
+      model: this.options.model,
+    };
+  }
+
+  /** Runs a deciding phase; a decision is announced (HookFired) and traced (`hook.<name>`). */
+  async decide<P extends DecidingPhase>(
+    run: RunState,
+    phase: P,
+    invoke: (hook: HookOf<P>, context: HookContext) => HookReturn,
+  ): Promise<HookDecision | undefined> {
+    const hooks = this.hooks.of(phase);
+    if (hooks.length === 0) return undefined;
+    const decision = await decide(hooks, phase, this.hookContext(run), invoke, this.options.logger, (error) =>
+      this.redaction.errorForLog(error),
+    );
+    this.throwIfFatal();
+    if (decision) {
+      run.trace
+        ?.span(hookSpanKind(decision.hookName))
+        .attribute('phase', phaseName(phase))
+        .attribute('outcome', decision.outcome.type)
+        .end();
+      this.emit(run, {
+        type: 'HookFired',
+        hookName: decision.hookName,
+        phase: phaseName(phase),
+        outcomeKind: decision.outcome.type,
+      });
+    }
+    return decision;
+  }
+
+  /** Asks the user on behalf of the run in progress; QuestionAsked is emitted once the question is pending. */
+  ask(request: QuestionRequest, signal: AbortSignal): Promise<QuestionResponse> {
+    const run = this.current;
+    if (!run) return Promise.reject(new InvalidArgumentError('no run is in progress to ask for'));
+    return this.questions.ask(request, run.id, signal, () =>
+      this.emitControl(run, { type: 'QuestionAsked', request }),
+    );
+  }
+
+  /**
+   * Records an unexpected programming error. The first one ends the session: the run in progress is
+   * cancelled with it and the session closes; later ones are logged.
+   */
+  raiseFatal(error: unknown): void {
+    if (this.fatal) {
+      if (this.fatal.error !== error) {
+        this.options.logger.error('further unexpected error (suppressed)', this.redaction.errorForLog(error));
+      }
+      return;
+    }
+    this.fatal = { error };
+    const run = this.current;
+    if (run) {
+      run.controller.abort(error instanceof Error ? error : new Error('unexpected programming error'));
+    } else {
+      this.options.logger.error(
+        'unexpected error outside any run; closing the session',
+        this.redaction.errorForLog(error),
+      );
+    }
+    this.onFatal();
+  }
+
+  throwIfFatal(): void {
+    if (this.fatal) throw this.fatal.error;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * A turn's tool calls, one at a time in the model's order: PreToolUse hooks (the permission policy
+ * among them), dispatch, redaction of the result text (once, before anyone sees it), ToolResult,
+ * PostToolUse hooks, then the tool message in the history.
+ */
+import { Message, type SessionContext, toolSpanKind, type ToolCall, ToolResult } from '@helios/core';
+import { type HookDecision } from '../hooks/hook-runner.js';
+import { type Verdict } from '../result-message.js';
+import { type RunState } from './run-state.js';
+import { type SessionCore } from './session-core.js';
+import { enqueue } from './steering.js';
+import { dispatchTool } from './tool-dispatch.js';
+
+/** Runs the calls; a hook's Stop returns its verdict (later calls stay unanswered until the run ends). */
+export async function runToolRound(
+  core: SessionCore,
+  run: RunState,
+  calls: readonly ToolCall[],
+  sessionContext: SessionContext,
+): Promise<Verdict | undefined> {
+  for (const call of calls) {
+    if (run.signal.aborted) return undefined;
+    const verdict = await runCall(core, run, call, sessionContext);
+    if (verdict) return verdict;
+  }
+  return undefined;
+}
+
+async function runCall(
+  core: SessionCore,
+  run: RunState,
+  original: ToolCall,
+  sessionContext: SessionContext,
+): Promise<Verdict | undefined> {
+  let call = original;
+  const before = await core.decide(run, 'PreToolUse', (hook, context) => hook.handle(call, context));
+  const outcome = before?.outcome;
+  switch (outcome?.type) {
+    case 'MutateArgs':
+      call = Object.freeze({ id: call.id, name: call.name, arguments: outcome.args });
+      core.emit(run, {
+        type: 'ToolMutated',
+        call: core.redaction.call(call),
+        hookName: (before as HookDecision).hookName,
+        inputBefore: core.redaction.args(original.arguments),
+        inputAfter: core.redaction.args(call.arguments),
+      });
+      break;
+    case 'Block': {
+      const reason = core.redaction.text(outcome.reason);
+      core.emit(run, {
+        type: 'ToolBlocked',
+        call: core.redaction.call(call),
+        hookName: (before as HookDecision).hookName,
+        reason,
+      });
+      record(core, run, call, ToolResult.failure(`blocked by hook: ${outcome.reason}`));
+      return undefined;
+    }
+    case 'Inject':
+      enqueue(core, run, outcome.message);
+      record(core, run, call, ToolResult.failure('tool skipped: hook injected user message'));
+      return undefined;
+    case 'Stop':
+      return { type: 'Success', result: outcome.result };
+    default:
+      break;
+  }
+  core.emit(run, { type: 'ToolUse', call: core.redaction.call(call) });
+  const span = run.trace?.span(toolSpanKind(call.name)).attribute('toolCallId', call.id);
+  span?.content({ input: core.redaction.text(JSON.stringify(call.arguments)) });
+  const raw = await dispatchTool(core, run, call, sessionContext);
+  core.throwIfFatal();
+  let result = redacted(core, run, call, raw);
+  span?.attribute('success', String(result.type === 'Success')).content({ output: result.output });
+  if (result.type === 'Success') span?.end();
+  else span?.fail(result.output);
+  const after = await core.decide(run, 'PostToolUse', (hook, context) => hook.handle(call, result, context));
+  switch (after?.outcome.type) {
+    case 'MutateResult':
+      result = redacted(core, run, call, ToolResult.success(after.outcome.output));
+      break;
+    case 'Inject':
+      enqueue(core, run, after.outcome.message);
+      break;
+    case 'Stop':
+      appendResult(core, call, result);
+      return { type: 'Success', result: after.outcome.result };
+    default:
+      break;
+  }
+  appendResult(core, call, result);
+  return undefined;
+}
+
+/** Redacts the result text once and announces it. */
+function redacted(core: SessionCore, run: RunState, call: ToolCall, raw: ToolResult): ToolResult {
+  const { text, counts } = core.redaction.counted(raw.output);
+  const result: ToolResult = text === raw.output ? raw : Object.freeze({ ...raw, output: text });
+  core.emit(run, { type: 'ToolResult', call: core.redaction.call(call), result, redactions: counts });
+  return result;
+}
+
+/** A result the loop substitutes for a call it did not run. */
+function record(core: SessionCore, run: RunState, call: ToolCall, substitute: ToolResult): void {
+  appendResult(core, call, redacted(core, run, call, substitute));
+}
+
+function appendResult(core: SessionCore, call: ToolCall, result: ToolResult): void {
+  core.append(Message.tool(call.id, call.name, result.output));
+  if (result.attachments.length > 0) {
+    core.append(
+      Message.user(
+        `[tool '${call.name}' returned ${result.attachments.length} attachment(s) for inspection]`,
+        {
+          inlineFiles: result.attachments,
+        },
+      ),
+    );
+  }
+}

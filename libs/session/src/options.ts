@@ -1,0 +1,102 @@
+/**
+ * Everything a session is built from. Only `model` is required; every other field has the reference's
+ * default. Options are plain values: build them explicitly, share them between sessions if you like.
+ */
+import {
+  CostCalculator,
+  InvalidArgumentError,
+  type Model,
+  type OutputSchema,
+  SecretRegistry,
+  TokenCounter,
+  type TraceDetail,
+  type TraceListener,
+} from '@helios/core';
+import { ContextCompactor } from './compaction.js';
+import { type Hook } from './hooks/hook.js';
+import { type ConcurrencyLimits, resolveConcurrency, resolveLimits, type SessionLimits } from './limits.js';
+import { SessionLogger } from './logger.js';
+import { Permission } from './permissions/permission.js';
+import { newSessionId, requireSessionId } from './session-id.js';
+import { DEFAULT_EVENT_BUFFER } from './events/event-stream.js';
+import { type ToolBinding } from './tools/tool-binding.js';
+
+export interface SessionOptions {
+  readonly model: Model;
+  /** Default `sess-<uuidv7>`. */
+  readonly sessionId?: string;
+  /** The first message of every request; blank means none. Never stored with the conversation. */
+  readonly systemPrompt?: string;
+  readonly tools?: readonly ToolBinding[];
+  readonly hooks?: readonly Hook[];
+  /** Default `Permission.empty(DEFAULT)`: reads run, writes, execution and network ask. */
+  readonly permission?: Permission;
+  /** Adds the model's AskUserQuestion tool. */
+  readonly askUserQuestion?: boolean;
+  readonly limits?: Partial<SessionLimits>;
+  readonly concurrency?: Partial<ConcurrencyLimits>;
+  readonly costCalculator?: CostCalculator;
+  /** The session's one registry; default a new empty one (redacts nothing). */
+  readonly secrets?: SecretRegistry;
+  readonly tokenCounter?: TokenCounter;
+  readonly contextCompactor?: ContextCompactor;
+  /** Sent on every turn of every run that was not given its own schema. */
+  readonly outputSchema?: OutputSchema<unknown>;
+  readonly traceListener?: TraceListener;
+  readonly traceDetail?: TraceDetail;
+  readonly logger?: SessionLogger;
+  /** Events each reader may hold unread; default 256. */
+  readonly eventBufferSize?: number;
+}
+
+export interface ResolvedOptions {
+  readonly model: Model;
+  readonly sessionId: string;
+  readonly systemPrompt: string | undefined;
+  readonly tools: readonly ToolBinding[];
+  readonly hooks: readonly Hook[];
+  readonly permission: Permission;
+  readonly askUserQuestion: boolean;
+  readonly limits: SessionLimits;
+  readonly concurrency: ConcurrencyLimits;
+  readonly costCalculator: CostCalculator;
+  readonly secrets: SecretRegistry;
+  readonly tokenCounter: TokenCounter;
+  readonly contextCompactor: ContextCompactor;
+  readonly outputSchema: OutputSchema<unknown> | undefined;
+  readonly traceListener: TraceListener | undefined;
+  readonly traceDetail: TraceDetail | undefined;
+  readonly logger: SessionLogger;
+  readonly eventBufferSize: number;
+}
+
+export function resolveOptions(options: SessionOptions): ResolvedOptions {
+  if (options === null || typeof options !== 'object' || !options.model) {
+    throw new InvalidArgumentError('session options need a model');
+  }
+  const bufferSize = options.eventBufferSize ?? DEFAULT_EVENT_BUFFER;
+  if (!Number.isSafeInteger(bufferSize) || bufferSize < 1) {
+    throw new InvalidArgumentError('eventBufferSize must be a positive integer');
+  }
+  const systemPrompt = options.systemPrompt?.trim() ? options.systemPrompt : undefined;
+  return Object.freeze({
+    model: options.model,
+    sessionId: options.sessionId === undefined ? newSessionId() : requireSessionId(options.sessionId),
+    systemPrompt,
+    tools: Object.freeze([...(options.tools ?? [])]),
+    hooks: Object.freeze([...(options.hooks ?? [])]),
+    permission: options.permission ?? Permission.empty(),
+    askUserQuestion: options.askUserQuestion ?? false,
+    limits: resolveLimits(options.limits),
+    concurrency: resolveConcurrency(options.concurrency),
+    costCalculator: options.costCalculator ?? CostCalculator.ZERO,
+    secrets: options.secrets ?? new SecretRegistry(),
+    tokenCounter: options.tokenCounter ?? TokenCounter.charBased(),
+    contextCompactor: options.contextCompactor ?? ContextCompactor.disabled(),
+    outputSchema: options.outputSchema,
+    traceListener: options.traceListener,
+    traceDetail: options.traceDetail,
+    logger: options.logger ?? SessionLogger.console(),
+    eventBufferSize: bufferSize,
+  });
+}

@@ -1,0 +1,93 @@
+import {
+  Confidence,
+  OutputSchema,
+  ProvenanceValidator,
+  type Provenanced,
+  RawOutputCapturePolicy,
+  StructuredOutputParseError,
+} from '@helios/core';
+import { ScriptedModel } from '@helios/testing';
+import { describe, expect, it } from 'vitest';
+import { AgentSession } from './index.js';
+import { recordingLogger } from '../test/helpers.js';
+
+interface Sentiment {
+  readonly label: string;
+  readonly confidence: number;
+}
+
+const sentiment = OutputSchema.fromJsonSchema<Sentiment>({
+  type: 'object',
+  properties: { label: { type: 'string' }, confidence: { type: 'number' } },
+  required: ['label', 'confidence'],
+});
+
+describe('structured output', () => {
+  it('returns the parsed value and sends the schema on every turn', async () => {
+    const model = new ScriptedModel().thenText('{"label":"good","confidence":0.9}');
+    const session = await AgentSession.open({ model, logger: recordingLogger() });
+    expect(await session.runBlocking('rate it', sentiment)).toEqual({ label: 'good', confidence: 0.9 });
+    expect(model.requests[0]?.schema).toBe(sentiment);
+    await session.close();
+  });
+
+  it('a parse failure injects a corrective user turn carrying the diff and re-iterates', async () => {
+    const model = new ScriptedModel()
+      .thenText('{"label":"good"}')
+      .thenText('```json\n{"label":"good","confidence":1}\n```');
+    const session = await AgentSession.open({ model, logger: recordingLogger() });
+    expect(await session.runBlocking('rate it', sentiment)).toEqual({ label: 'good', confidence: 1 });
+    const correction = session.history[2];
+    expect(correction?.role).toBe('user');
+    expect(correction?.content).toContain("field 'confidence' is required but missing");
+    expect(session.history[1]).toMatchObject({ role: 'assistant', content: '{"label":"good"}' });
+    await session.close();
+  });
+
+  it('non-convergence ends ErrorMaxTurns', async () => {
+    const model = new ScriptedModel().thenText('nope').thenText('still no');
+    const session = await AgentSession.open({ model, logger: recordingLogger(), limits: { maxTurns: 2 } });
+    const outcome = await session.runBlocking('rate it', sentiment).catch((error: unknown) => error);
+    expect(outcome).toMatchObject({ result: { type: 'ErrorMaxTurns', turnsUsed: 2 } });
+    await session.close();
+  });
+
+  it('validates provenanced output with its validator', async () => {
+    const schema = OutputSchema.provenancedOf(sentiment, ProvenanceValidator.DEFAULT);
+    const unsupported = JSON.stringify({
+      output: { label: 'good', confidence: 1 },
+      provenance: [{ field: 'label', sources: [], reasoning: 'felt like it', confidence: 'HIGH' }],
+    });
+    const supported = JSON.stringify({
+      output: { label: 'good', confidence: 1 },
+      provenance: [
+        {
+          field: 'label',
+          sources: [{ url: 'https://example.com/review', excerpts: [] }],
+          reasoning: 'the review says so',
+          confidence: 'HIGH',
+        },
+      ],
+    });
+    const model = new ScriptedModel().thenText(unsupported).thenText(supported);
+    const session = await AgentSession.open({ model, logger: recordingLogger() });
+    const value: Provenanced<Sentiment> = await session.runBlocking('rate with sources', schema);
+    expect(value.output).toEqual({ label: 'good', confidence: 1 });
+    expect(value.provenance[0]?.confidence).toBe(Confidence.HIGH);
+    expect(session.history[2]?.content).toContain('requires at least one source');
+    await session.close();
+  });
+
+  it('a session-wide schema is sent on every run without one; a blank answer does not parse', async () => {
+    const model = new ScriptedModel({ rawOutputCapture: RawOutputCapturePolicy.DISABLED }).thenText('');
+    const session = await AgentSession.open({ model, logger: recordingLogger(), outputSchema: sentiment });
+    const result = await session.send('x');
+    expect(model.requests[0]?.schema).toBe(sentiment);
+    expect(result.type).toBe('Success');
+    const schema = OutputSchema.fromJsonSchema<Sentiment>({ type: 'object' });
+    await expect(Promise.resolve().then(() => schema.parse(''))).rejects.toBeInstanceOf(
+      StructuredOutputParseError,
+    );
+    await session.close();
+  });
+});

@@ -10,11 +10,13 @@ import { KeyedMutex } from '../util/keyed-mutex.js';
 import { resolveApproval } from './approval-flow.js';
 import { auditCall } from './audit-flow.js';
 import { evaluateCall } from './evaluate-flow.js';
+import { putEvidence } from './evidence-flow.js';
 import { expireDue } from './expiry.js';
 import { installScan } from './install-scan-flow.js';
 import {
   type AuditResult,
   type EvaluateResult,
+  type EvidenceResult,
   type InstallScanResult,
   type ResolveApprovalResult,
 } from './results.js';
@@ -22,6 +24,7 @@ import { type GovernanceStores, type ServiceContext } from './service-context.js
 import {
   type AuditRequest,
   type EvaluateRequest,
+  type EvidenceRequest,
   type InstallScanRequest,
   type ResolveApprovalRequest,
 } from './wire-types.js';
@@ -75,6 +78,11 @@ export class GovernanceService {
 
   installScan(request: InstallScanRequest): Promise<InstallScanResult> {
     return installScan(this.context, request);
+  }
+
+  /** `POST /evidence`: stores grounding data under an allowlisted key for a session. */
+  putEvidence(request: EvidenceRequest): Promise<EvidenceResult> {
+    return putEvidence(this.context, request);
   }
 
   /** Expires evaluations past their TTL and forgets old tombstones; run it periodically. Returns how many expired. */

@@ -1,6 +1,7 @@
 /** Service outcomes as closed unions carrying the HTTP status and the wire body. */
 import {
   type ErrorBody,
+  type EvidenceKeyRefusedBody,
   type EvaluateResponseBody,
   type EvidenceOutcome,
   type InstallScanResponseBody,
@@ -49,3 +50,8 @@ export type InstallScanResult =
 export function failure<S extends number>(status: S, body: ErrorBody): Failure<S> {
   return { type: 'error', status, body };
 }
+
+export type EvidenceResult =
+  | { readonly type: 'stored'; readonly status: 201; readonly body: { readonly ok: true } }
+  | { readonly type: 'refused'; readonly status: 400; readonly body: EvidenceKeyRefusedBody }
+  | Failure<413 | 503>;

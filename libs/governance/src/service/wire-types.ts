@@ -160,7 +160,10 @@ export type GovernanceErrorCode =
   | 'ticket_not_found'
   | 'not_a_native_ticket'
   | 'already_resolved'
-  | 'resolved_by_required';
+  | 'resolved_by_required'
+  | 'evidence_too_large'
+  | 'evidence_unavailable'
+  | 'sideband_shutting_down';
 
 export interface ErrorBody {
   readonly error: GovernanceErrorCode;
@@ -168,4 +171,24 @@ export interface ErrorBody {
   readonly key?: string;
   /** already_resolved: the ticket's terminal status when known. */
   readonly status?: string;
+}
+
+/** `POST /evidence` (SDK scope): grounding data for a session, checked against the policy allowlist. */
+export interface EvidenceRequest {
+  readonly session_id: string;
+  readonly tool_name: string;
+  readonly evidence_key: string;
+  readonly evidence_data: unknown;
+  readonly ttl_seconds?: number | undefined;
+}
+
+/** 400 body for a key no `evidence.requires` names: enough for the caller to fix its configuration. */
+export interface EvidenceKeyRefusedBody {
+  readonly error: 'evidence_key_not_in_policy_allowlist';
+  readonly code: 'evidence_key_not_in_policy_allowlist';
+  readonly key: string;
+  /** The first 20 allowed keys, sorted. */
+  readonly allowed_keys: readonly string[];
+  readonly allowed_key_count: number;
+  readonly truncated: boolean;
 }

@@ -11,6 +11,12 @@ import { type HeliosConfig } from './config/config.schema.js';
 import { requestId } from './logging/logger-options.js';
 import { migrateUp, openDatabase } from './persistence/database.js';
 import { recordStart } from './persistence/instance-metadata.js';
+import { ListenError } from './common/listen-error.js';
+import {
+  prepareGovernance,
+  startGovernance,
+  type GovernanceRuntime,
+} from './governance/governance-runtime.js';
 import { VERSION } from './version.js';
 
 export interface RunningServer {
@@ -22,41 +28,36 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export class ListenError extends Error {
-  readonly code = 'listen_failed';
-  constructor(host: string, port: number, cause: unknown) {
-    const errno = (cause as NodeJS.ErrnoException).code;
-    const why =
-      errno === 'EADDRINUSE'
-        ? 'address already in use'
-        : errno === 'EADDRNOTAVAIL'
-          ? 'address not available on this machine'
-          : errno === 'EACCES'
-            ? 'permission denied'
-            : cause instanceof Error
-              ? cause.message
-              : String(cause);
-    super(`cannot listen on ${host}:${port}: ${why}`, { cause });
-    this.name = 'ListenError';
-  }
-}
-
 /** Opens the database, applies migrations, records the start and serves the API. */
-export async function startServer(config: HeliosConfig): Promise<RunningServer> {
+export async function startServer(
+  config: HeliosConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningServer> {
   const bootLog = pino({ level: config.log.level, base: { service: 'helios-api' } });
+  // The policy is checked before anything starts: an invalid one never serves a single request.
+  const governancePolicy = prepareGovernance(config, env);
   const database = await openDatabase(config.database, {
     info: (m) => bootLog.info(m),
     warn: (m) => bootLog.warn(m),
   });
   let app: NestFastifyApplication | undefined;
+  let governance: GovernanceRuntime | undefined;
   try {
     const applied = await migrateUp(database.dataSource);
     if (applied.length > 0) bootLog.info({ migrations: applied }, 'applied database migrations');
     await recordStart(database.dataSource, VERSION);
 
+    if (governancePolicy) {
+      governance = await startGovernance(config, governancePolicy, env, {
+        info: (m) => bootLog.info(m),
+        warn: (m) => bootLog.warn(m),
+        error: (m, e) => bootLog.error({ err: e }, m),
+      });
+    }
     const context: AppContext = {
       config,
       database,
+      governance,
       version: VERSION,
       startedAt: new Date(),
       lifecycle: { shuttingDown: false },
@@ -94,6 +95,7 @@ export async function startServer(config: HeliosConfig): Promise<RunningServer> 
       .log(`Helios API ${VERSION} listening on ${url} (database: ${database.kind} ${database.location})`);
     return { app, context, url, close: once(() => closeServer(app as NestFastifyApplication, context)) };
   } catch (error) {
+    await governance?.close().catch(() => undefined);
     await app?.close().catch(() => undefined);
     await database.close();
     throw error;
@@ -120,6 +122,8 @@ async function closeServer(app: NestFastifyApplication, ctx: AppContext): Promis
   ctx.lifecycle.shuttingDown = true;
   const graceMs = ctx.config.server.shutdownGraceMs;
   logger.log(`shutting down: draining in-flight requests (grace ${graceMs} ms)`);
+  // No new governance decisions once shutdown starts; in-flight ones finish inside the listener's close.
+  await ctx.governance?.close();
   const httpServer = app.getHttpServer();
   const closing = app.close();
   // A keep-alive connection that finishes its request while we drain would otherwise sit idle until its

@@ -74,6 +74,26 @@ describe('configuration errors stop the process with a clear message', () => {
     expectNoStack(result.stderr);
   });
 
+  it('an invalid governance policy, every problem by path, before anything starts', async () => {
+    const dir = await tempDir();
+    const policy = join(dir, 'helio.yaml');
+    await writeFile(
+      policy,
+      "version: '1'\npolicies:\n  defualt: allow\n  rules:\n    - { name: r, match: { tool: t }, action: maybe }\nsdk: { port: 0 }\n",
+    );
+    const result = await runNode(apiMain, [], {
+      HELIO_POLICY: policy,
+      DATABASE_URL: 'postgres://127.0.0.1:1/never-used',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`invalid governance policy (${policy})`);
+    expect(result.stderr).toContain('policies.defualt: unknown key');
+    expect(result.stderr).toContain('policies.rules[0].action');
+    expect(result.stderr).toContain('sdk.port');
+    expect(result.stderr).not.toContain('cannot connect'); // the database was never tried
+    expectNoStack(result.stderr);
+  });
+
   it('an unreachable database', async () => {
     const port = await freePort();
     const result = await runNode(apiMain, [], {

@@ -7,6 +7,7 @@
 export { HeliosError, InvalidArgumentError } from './common/helios-error.js';
 export { abortReason, delay, isAbortError, raceAbort, throwIfAborted } from './common/abort.js';
 export { newId } from './common/ids.js';
+export { isProgrammingError } from './common/programming-error.js';
 
 export { type FileReference, type InlineFile, fileReference, inlineFile } from './model/attachments.js';
 export { type Citation } from './model/citation.js';
@@ -79,7 +80,7 @@ export {
   type JsonSchemaType,
   describeFieldError,
 } from './schema/json-schema.js';
-export { validateJson } from './schema/schema-validator.js';
+export { compileJsonSchema, type JsonValidator, validateJson } from './schema/schema-validator.js';
 export { type LenientJsonResult, parseLenientJson } from './schema/lenient-json.js';
 export { OutputSchema, type OutputSchemaOptions, type SchemaCheck } from './schema/output-schema.js';
 export { StructuredOutputParseError } from './schema/structured-output-parse-error.js';
@@ -114,7 +115,7 @@ export {
 } from './tool/tool.js';
 export { ParameterType, parametersJsonSchema, type ToolParameter } from './tool/tool-parameter.js';
 export { type SuccessExtras, type ToolFailure, ToolResult, type ToolSuccess } from './tool/tool-result.js';
-export { SessionContext, ToolContext } from './tool/tool-context.js';
+export { type OwnedToolContext, SessionContext, ToolContext } from './tool/tool-context.js';
 
 export { InvalidSecretError, MIN_SECRET_LENGTH, SecretRegistry } from './secrets/secret-registry.js';
 export { type RedactionResult, Redactor, redactionMarker } from './secrets/redactor.js';

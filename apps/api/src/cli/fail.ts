@@ -1,4 +1,5 @@
 import { ConfigError } from '../config/config-error.js';
+import { GovernancePolicyError } from '../governance/policy-loader.js';
 
 /** Errors we expect at start (bad config, unreachable database, port taken): a message, not a stack. */
 export function exitWithStartupError(error: unknown): never {
@@ -9,5 +10,5 @@ export function exitWithStartupError(error: unknown): never {
       ? (error.stack ?? error.message)
       : String(error);
   process.stderr.write(`helios: ${text}\n`);
-  process.exit(error instanceof ConfigError ? 2 : 1);
+  process.exit(error instanceof ConfigError || error instanceof GovernancePolicyError ? 2 : 1);
 }

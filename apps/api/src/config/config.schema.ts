@@ -38,6 +38,17 @@ export const configSchema = z.strictObject({
     .prefault({}),
   log: z.strictObject({ level: logLevel.default('info') }).prefault({}),
   dashboard: z.strictObject({ port: port.default(3000) }).prefault({}),
+  governance: z
+    .strictObject({
+      /**
+       * Path of a policy document in the reference's helio.yaml format (HELIO_POLICY wins). Absent: no
+       * governance; with `sdk.enabled: true` in it, the adapter API listens on `sdk.host:sdk.port`.
+       */
+      policy: z.string().min(1).optional(),
+      /** How often unaudited evaluations past their TTL are expired into audit records. */
+      sweepIntervalMs: z.number().int().min(100).max(3_600_000).default(5_000),
+    })
+    .prefault({}),
 });
 
 export type HeliosConfig = z.infer<typeof configSchema>;

@@ -47,7 +47,9 @@ describe('parseConfig', () => {
       HELIOS_DATA_DIR: '/tmp/x',
       DASHBOARD_PORT: '3100',
       LOG_LEVEL: 'debug',
+      HELIO_POLICY: '/etc/helio.yaml',
     });
+    expect(config.governance.policy).toBe('/etc/helio.yaml');
     expect(config.server).toMatchObject({ port: 9100, host: '::1' });
     expect(config.database).toMatchObject({ url: 'postgres://u:p@db:5432/helios', dataDir: '/tmp/x' });
     expect(config.dashboard.port).toBe(3100);

@@ -13,6 +13,7 @@ const ENV_OVERRIDES = [
   { env: 'HELIOS_DATA_DIR', path: ['database', 'dataDir'], kind: 'string' },
   { env: 'DASHBOARD_PORT', path: ['dashboard', 'port'], kind: 'integer' },
   { env: 'LOG_LEVEL', path: ['log', 'level'], kind: 'string' },
+  { env: 'HELIO_POLICY', path: ['governance', 'policy'], kind: 'string' },
 ] as const;
 
 export interface LoadedConfig {

@@ -1,0 +1,102 @@
+import {
+  GovernanceService,
+  MemoryApprovalTicketStore,
+  MemoryAuditSink,
+  MemoryEvidenceStore,
+  MemoryLimitStore,
+  MemoryPendingEvaluationStore,
+  MemoryToolBaselineStore,
+} from '@helios/governance';
+import { type CompileResult } from '@helios/governance';
+import { type HeliosConfig } from '../config/config.schema.js';
+import { adapterHandler } from './adapter-handler.js';
+import { startAdapterListener, type AdapterListener } from './adapter-listener/adapter-listener.js';
+import { resolveTokens } from './adapter-listener/adapter-tokens.js';
+import { loadGovernancePolicy } from './policy-loader.js';
+import { ListenError } from '../common/listen-error.js';
+
+export interface GovernanceLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+/** The running governance: the engine and, when the policy enables it, the adapter listener. */
+export interface GovernanceRuntime {
+  readonly service: GovernanceService;
+  readonly listener: AdapterListener | undefined;
+  /** Stops the listener (no new decisions), the expiry sweep, and drains the audit trail. */
+  close(): Promise<void>;
+}
+
+/** The configured policy, compiled; undefined when none is set. Throws GovernancePolicyError. */
+export function prepareGovernance(config: HeliosConfig, env: NodeJS.ProcessEnv): CompileResult | undefined {
+  const path = config.governance.policy;
+  return path === undefined ? undefined : loadGovernancePolicy(path, env);
+}
+
+/**
+ * Builds the service over its stores and, with `sdk.enabled`, serves the adapter API on
+ * `sdk.host:sdk.port`.
+ */
+export async function startGovernance(
+  config: HeliosConfig,
+  compiled: CompileResult,
+  env: NodeJS.ProcessEnv,
+  log: GovernanceLogger,
+): Promise<GovernanceRuntime> {
+  const { policy, warnings } = compiled;
+  for (const warning of warnings) log.warn(`governance policy: ${warning}`);
+
+  const evidence = new MemoryEvidenceStore();
+  const service = await GovernanceService.create({
+    policy,
+    stores: {
+      limits: new MemoryLimitStore(),
+      pending: new MemoryPendingEvaluationStore(),
+      approvals: new MemoryApprovalTicketStore(),
+      baselines: new MemoryToolBaselineStore(),
+      audit: new MemoryAuditSink(),
+      evidence,
+    },
+  });
+
+  const sdk = policy.document.sdk;
+  let listener: AdapterListener | undefined;
+  if (sdk.enabled) {
+    const tokens = resolveTokens(env, (line) => process.stderr.write(`helios: ${line}\n`));
+    if (!['127.0.0.1', '::1', 'localhost'].includes(sdk.host)) {
+      log.warn(`governance adapter API binds ${sdk.host}: reachable beyond this machine`);
+    }
+    try {
+      listener = await startAdapterListener({
+        host: sdk.host,
+        port: sdk.port,
+        tokens,
+        handler: adapterHandler(service),
+        onFault: (error, route) => log.error(`governance adapter API fault on ${route}`, error),
+      });
+    } catch (error) {
+      evidence.close();
+      throw new ListenError(sdk.host, sdk.port, error);
+    }
+    log.info(`governance adapter API listening on ${listener.url}`);
+  } else {
+    log.info('governance policy loaded; adapter API off (sdk.enabled is false)');
+  }
+
+  const sweep = setInterval(() => {
+    service.sweep().catch((error: unknown) => log.error('governance expiry sweep failed', error));
+  }, config.governance.sweepIntervalMs);
+  sweep.unref();
+
+  return {
+    service,
+    listener,
+    async close() {
+      clearInterval(sweep);
+      await listener?.close();
+      evidence.close();
+    },
+  };
+}

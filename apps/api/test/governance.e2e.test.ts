@@ -1,0 +1,185 @@
+/**
+ * The governance adapter API as adapters see it: the real app with a policy file, its second listener on
+ * a real port, and the engine behind it.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { freePort } from '@helios/persistence';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config/load-config.js';
+import { startServer, type RunningServer } from '../src/server.js';
+import { embeddedTarget, tempDir, type DatabaseTarget } from './support/databases.js';
+
+const ADAPTER = 'adapter-token-for-tests-000000000001';
+const SDK = 'sdk-token-for-tests-000000000000000001';
+
+function policy(port: number): string {
+  return `
+version: '1'
+sdk: { enabled: true, port: ${port} }
+policies:
+  default: allow
+  rules:
+    - { name: no-rm, match: { tool: shell, input: { command: { contains: 'rm -rf' } } }, action: deny }
+    - { name: pay-needs-ok, match: { tool: pay }, action: require_approval }
+    - { name: send-grounded, match: { tool: send }, action: allow, evidence: { requires: [recipient] } }
+`;
+}
+
+describe('the governance adapter API', () => {
+  let target: DatabaseTarget;
+  let server: RunningServer;
+  let url: string;
+
+  beforeAll(async () => {
+    target = await embeddedTarget();
+    const port = await freePort();
+    const dir = await tempDir();
+    const file = join(dir, 'helio.yaml');
+    await writeFile(file, policy(port));
+    const config = parseConfig('server:\n  port: 0\nlog:\n  level: error\n');
+    server = await startServer(
+      {
+        ...config,
+        database: { ...config.database, ...target.database },
+        governance: { policy: file, sweepIntervalMs: 100 },
+      },
+      { HELIO_ADAPTER_TOKEN: ADAPTER, HELIO_SDK_TOKEN: SDK },
+    );
+    url = server.context.governance?.listener?.url ?? '';
+    expect(url).toBe(`http://127.0.0.1:${port}`);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await target?.dispose();
+  });
+
+  const post = async (path: string, body: unknown, token = ADAPTER) => {
+    const res = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('answers /healthz and refuses the SDK token on governance routes', async () => {
+    expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect((await post('/evaluate', { tool: { name: 'ls' } }, SDK)).status).toBe(401);
+  });
+
+  it('allows, audits once, replays and refuses a conflicting payload', async () => {
+    const evaluated = await post('/evaluate', {
+      session_id: 's1',
+      tool: { name: 'ls' },
+      arguments: { path: '/' },
+    });
+    expect(evaluated).toMatchObject({ status: 200, body: { decision: 'allow', matched_rule: null } });
+    const id = evaluated.body.evaluation_id as string;
+    const audit = { evaluation_id: id, status: 'success', duration_ms: 12 };
+    const first = await post('/audit', audit);
+    expect(first).toMatchObject({ status: 201, body: { ok: true } });
+    expect(await post('/audit', audit)).toMatchObject({
+      status: 200,
+      body: { ok: true, already_finalized: true, audit_record_id: first.body.audit_record_id },
+    });
+    expect(await post('/audit', { ...audit, duration_ms: 13 })).toMatchObject({
+      status: 409,
+      body: { error: 'evaluation_conflict' },
+    });
+    expect(await post('/audit', { evaluation_id: 'never-issued', status: 'success' })).toMatchObject({
+      status: 404,
+      body: { error: 'evaluation_unknown' },
+    });
+  });
+
+  it('denies by rule, terminally at /evaluate', async () => {
+    const evaluated = await post('/evaluate', {
+      tool: { name: 'shell' },
+      arguments: { command: 'rm -rf /' },
+    });
+    expect(evaluated).toMatchObject({ status: 200, body: { decision: 'deny', matched_rule: 'no-rm' } });
+    expect(
+      await post('/audit', { evaluation_id: evaluated.body.evaluation_id, status: 'not_executed' }),
+    ).toMatchObject({ status: 200, body: { finalized_by: 'evaluate' } });
+  });
+
+  it('holds /audit until a native approval is resolved', async () => {
+    const evaluated = await post('/evaluate', {
+      session_id: 's2',
+      tool: { name: 'pay' },
+      arguments: { amount: 5 },
+    });
+    expect(evaluated.body.decision).toBe('require_approval');
+    const approval = evaluated.body.approval as { id: string; resolve_path: string };
+    const audit = { evaluation_id: evaluated.body.evaluation_id, status: 'success' };
+    expect(await post('/audit', audit)).toMatchObject({
+      status: 409,
+      body: { error: 'approval_unresolved' },
+    });
+    expect(await post(`/approval/${approval.id}/resolve`, { resolution: 'approved' })).toMatchObject({
+      status: 400,
+    });
+    expect(
+      await post(`/approval/${approval.id}/resolve`, {
+        resolution: 'approved',
+        resolved_by: 'telegram:@ops',
+      }),
+    ).toEqual({ status: 200, body: { ok: true } });
+    expect(
+      await post(`/approval/${approval.id}/resolve`, { resolution: 'denied', resolved_by: 'telegram:@ops' }),
+    ).toMatchObject({ status: 409, body: { error: 'already_resolved' } });
+    expect((await post('/audit', audit)).status).toBe(201);
+    expect(await post('/approval/nope/resolve', { resolution: 'cancelled' })).toMatchObject({
+      status: 404,
+      body: { error: 'ticket_not_found' },
+    });
+  });
+
+  it('grounds a call on evidence written through the SDK route', async () => {
+    const call = { session_id: 's3', tool: { name: 'send' } };
+    expect((await post('/evaluate', call)).body.decision).toBe('deny');
+    const evidence = {
+      session_id: 's3',
+      tool_name: 'lookup',
+      evidence_key: 'recipient',
+      evidence_data: { to: 'x' },
+    };
+    expect((await post('/evidence', evidence)).status).toBe(401); // adapter token cannot write evidence
+    expect(await post('/evidence', evidence, SDK)).toEqual({ status: 201, body: { ok: true } });
+    expect((await post('/evaluate', call)).body.decision).toBe('allow');
+  });
+
+  it('scans installs observationally when no install rules exist', async () => {
+    expect(
+      await post('/install-scan', { origin: 'openclaw', package: { name: 'left-pad', source: 'npm' } }),
+    ).toMatchObject({
+      status: 200,
+      body: { decision: 'allow', reason: 'no install-time rules defined', matched_rule: null },
+    });
+  });
+
+  it('refuses malformed bodies with every problem listed', async () => {
+    const bad = await post('/evaluate', { tool: { name: '' }, session_id: 7 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('invalid_request');
+    expect((bad.body.issues as { path: string }[]).map((i) => i.path).sort()).toEqual([
+      'session_id',
+      'tool.name',
+    ]);
+    expect(await post('/audit', { evaluation_id: 'x', status: 'maybe' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
+    expect(await post('/evaluate', { tool: { name: 't' }, metadata: { agent_id: 'a' } })).toMatchObject({
+      status: 400,
+      body: { error: 'reserved_metadata_key' },
+    });
+  });
+
+  it('stops answering when the API shuts down', async () => {
+    await server.close();
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+});

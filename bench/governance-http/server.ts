@@ -1,0 +1,71 @@
+/**
+ * One server process for the governance HTTP benchmark: `helios` serves the real adapter listener with
+ * the engine (in-memory stores) behind it; `bare` is Fastify with one route that parses the same body
+ * and returns a fixed decision. Prints `LISTENING <url>` once ready.
+ */
+import Fastify from 'fastify';
+import {
+  GovernanceService,
+  loadPolicy,
+  MemoryApprovalTicketStore,
+  MemoryAuditSink,
+  MemoryEvidenceStore,
+  MemoryLimitStore,
+  MemoryPendingEvaluationStore,
+  MemoryToolBaselineStore,
+} from '../../libs/governance/src/index.ts';
+import { adapterHandler } from '../../apps/api/src/governance/adapter-handler.ts';
+import { startAdapterListener } from '../../apps/api/src/governance/adapter-listener/adapter-listener.ts';
+
+export const TOKEN = 'bench-adapter-token-000000000000000000000001';
+export const POLICY = `
+version: '1'
+sdk: { enabled: true }
+policies:
+  default: allow
+  rules:
+    - { name: no-rm, match: { tool: shell, input: { command: { contains: 'rm -rf' } } }, action: deny }
+    - { name: reads, match: { tool: "read_*" }, action: allow }
+`;
+
+async function helios(): Promise<string> {
+  const service = await GovernanceService.create({
+    policy: loadPolicy(POLICY, { env: {} }).policy,
+    stores: {
+      limits: new MemoryLimitStore(),
+      pending: new MemoryPendingEvaluationStore(),
+      approvals: new MemoryApprovalTicketStore(),
+      baselines: new MemoryToolBaselineStore(),
+      audit: new MemoryAuditSink(),
+      evidence: new MemoryEvidenceStore(),
+    },
+    // Audits are not sent in this run; a large backlog keeps the comparison about /evaluate alone.
+    limits: { maxPendingEvaluations: 10_000_000, maxPendingBytes: 4 * 1024 * 1024 * 1024 },
+  });
+  const listener = await startAdapterListener({
+    host: '127.0.0.1',
+    port: 0,
+    tokens: { adapter: TOKEN, sdk: `${TOKEN}-sdk` },
+    handler: adapterHandler(service),
+  });
+  return listener.url;
+}
+
+async function bare(): Promise<string> {
+  const app = Fastify({ logger: false });
+  app.post('/evaluate', async () => ({
+    evaluation_id: 'fixed',
+    decision: 'allow',
+    reason: 'fixed',
+    matched_rule: null,
+    matched_rule_index: null,
+  }));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
+const url = process.argv[2] === 'bare' ? await bare() : await helios();
+process.stdout.write(`LISTENING ${url}\n`);
+// Exit through process.exit so `--cpu-prof` can write its profile when the benchmark stops us.
+process.on('SIGTERM', () => process.exit(0));

@@ -52,3 +52,27 @@ export { type AuditRecord, type BlockReason, type RecordKind } from './service/a
 export type * from './service/results.js';
 export type * from './service/wire-types.js';
 export { type PlannedCharge } from './service/limit-planning.js';
+
+export {
+  GovernanceClient,
+  DEFAULT_CLIENT_TIMEOUT_MS,
+  MAX_TRACKED_APPROVALS,
+  type GovernanceClientOptions,
+} from './client/governance-client.js';
+export {
+  KNOWN_DECISIONS,
+  mayProceed,
+  type ApprovalResolved,
+  type Audited,
+  type AuditOutcome,
+  type AuditRefused,
+  type EvaluateDecided,
+  type EvaluateOutcome,
+  type FailClosed,
+  type FailClosedCause,
+  type InstallScanDecided,
+  type InstallScanOutcome,
+  type Rejected,
+  type ResolveApprovalOutcome,
+  type UnrecognizedDecision,
+} from './client/outcomes.js';

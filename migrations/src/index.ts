@@ -4,8 +4,13 @@
  */
 import { GovernanceAudit1764547200000 } from './1764547200000-governance-audit.js';
 import { InstanceMetadata1764460800000 } from './1764460800000-instance-metadata.js';
+import { GovernanceStores1764633600000 } from './1764633600000-governance-stores.js';
 
-export { GovernanceAudit1764547200000, InstanceMetadata1764460800000 };
+export { GovernanceAudit1764547200000, GovernanceStores1764633600000, InstanceMetadata1764460800000 };
 
 /** Ordered oldest first; TypeORM also orders by the timestamp in each class name. */
-export const migrations = [InstanceMetadata1764460800000, GovernanceAudit1764547200000] as const;
+export const migrations = [
+  InstanceMetadata1764460800000,
+  GovernanceAudit1764547200000,
+  GovernanceStores1764633600000,
+] as const;

@@ -13,3 +13,15 @@ export {
 } from './embedded/embedded-postgres.js';
 export { freePort } from './embedded/free-port.js';
 export { commandLine, isAlive, stopPostmaster, waitForExit } from './embedded/process-utils.js';
+
+export { PgLimitStore } from './governance/pg-limit-store.js';
+export { type LedgerFilter } from './governance/budget-ledger.js';
+export { PgPendingEvaluationStore } from './governance/pg-pending-evaluation-store.js';
+export { PgApprovalTicketStore } from './governance/pg-approval-ticket-store.js';
+export { PgAuditSink, type AuditSinkLogger, type PgAuditSinkOptions } from './governance/pg-audit-sink.js';
+export { findAuditRecord } from './governance/audit-record-row.js';
+export {
+  sweepGovernanceRetention,
+  type RetentionSweepOptions,
+  type RetentionSweepResult,
+} from './governance/retention-sweep.js';

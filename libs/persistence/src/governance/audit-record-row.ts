@@ -1,0 +1,138 @@
+/** AuditRecord ↔ the 29 columns of `audit_records`, in the table's order. */
+import { type AuditRecord } from '@helios/governance';
+import { type DataSource } from 'typeorm';
+import { runPooled } from './sql.js';
+
+const COLUMNS = [
+  'id',
+  'timestamp',
+  'session_id',
+  'agent_id',
+  'tool_name',
+  'tool_input',
+  'policy_decision',
+  'block_reason',
+  'matched_rule',
+  'evidence_chain',
+  'approval_status',
+  'approved_by',
+  'upstream_response',
+  'upstream_error',
+  'upstream_http_status',
+  'upstream_latency_ms',
+  'total_duration_ms',
+  'approval_wait_ms',
+  'proxy_compute_ms',
+  'flagged_destructive',
+  'dry_run',
+  'created_at',
+  'environment',
+  'matched_rule_index',
+  'record_kind',
+  'origin',
+  'metadata',
+  'session_source',
+  'protocol_version',
+] as const;
+
+/** A JSON column value: SQL NULL for null/undefined, else its JSON text (a JSON string stays a string). */
+function json(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+function values(record: AuditRecord): unknown[] {
+  return [
+    record.id,
+    record.timestamp,
+    record.sessionId,
+    record.agentId,
+    record.toolName,
+    json(record.toolInput) ?? '{}',
+    record.policyDecision,
+    record.blockReason,
+    record.matchedRule,
+    json(record.evidenceChain),
+    record.approvalStatus,
+    record.approvedBy,
+    json(record.upstreamResponse),
+    record.upstreamError,
+    record.upstreamHttpStatus,
+    record.upstreamLatencyMs,
+    record.totalDurationMs,
+    record.approvalWaitMs,
+    record.proxyComputeMs,
+    record.flaggedDestructive,
+    record.dryRun,
+    record.createdAt,
+    record.environment,
+    record.matchedRuleIndex,
+    record.recordKind,
+    record.origin,
+    json(record.metadata),
+    record.sessionSource,
+    record.protocolVersion,
+  ];
+}
+
+/**
+ * One multi-row INSERT. `ON CONFLICT DO NOTHING`: an audit id is pre-allocated, and a retried /audit
+ * after a crash between writing the record and finalizing writes it again; the first record stands.
+ */
+export function insertAuditRecordsSql(records: readonly AuditRecord[]): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const tuples = records.map((record) => {
+    const start = params.length;
+    params.push(...values(record));
+    return `(${COLUMNS.map((_, i) => `$${start + i + 1}`).join(', ')})`;
+  });
+  return {
+    sql: `INSERT INTO "audit_records" (${COLUMNS.map((c) => `"${c}"`).join(', ')})
+          VALUES ${tuples.join(', ')} ON CONFLICT ("id") DO NOTHING`,
+    params,
+  };
+}
+
+interface AuditRow {
+  readonly [column: string]: unknown;
+}
+
+/** Reads one record back (the dashboard's detail view, durability checks). */
+export async function findAuditRecord(dataSource: DataSource, id: string): Promise<AuditRecord | undefined> {
+  const { rows } = await runPooled<AuditRow>(dataSource, `SELECT * FROM "audit_records" WHERE "id" = $1`, [
+    id,
+  ]);
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  const iso = (value: unknown): string => (value as Date).toISOString();
+  return {
+    id: row['id'] as string,
+    timestamp: iso(row['timestamp']),
+    sessionId: row['session_id'] as string | null,
+    agentId: row['agent_id'] as string | null,
+    toolName: row['tool_name'] as string,
+    toolInput: row['tool_input'] as Record<string, unknown>,
+    policyDecision: row['policy_decision'] as string,
+    blockReason: row['block_reason'] as AuditRecord['blockReason'],
+    matchedRule: row['matched_rule'] as string | null,
+    evidenceChain: row['evidence_chain'] as Record<string, unknown> | null,
+    approvalStatus: row['approval_status'] as string | null,
+    approvedBy: row['approved_by'] as string | null,
+    upstreamResponse: row['upstream_response'],
+    upstreamError: row['upstream_error'] as string | null,
+    upstreamHttpStatus: row['upstream_http_status'] as number | null,
+    upstreamLatencyMs: row['upstream_latency_ms'] as number | null,
+    totalDurationMs: row['total_duration_ms'] as number,
+    approvalWaitMs: row['approval_wait_ms'] as number,
+    proxyComputeMs: row['proxy_compute_ms'] as number,
+    flaggedDestructive: row['flagged_destructive'] as boolean,
+    dryRun: row['dry_run'] as boolean,
+    createdAt: iso(row['created_at']),
+    environment: row['environment'] as string | null,
+    matchedRuleIndex: row['matched_rule_index'] as number | null,
+    recordKind: row['record_kind'] as AuditRecord['recordKind'],
+    origin: row['origin'] as string,
+    metadata: row['metadata'] as Record<string, unknown> | null,
+    sessionSource: row['session_source'] as string | null,
+    protocolVersion: row['protocol_version'] as string | null,
+  };
+}

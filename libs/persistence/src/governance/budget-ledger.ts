@@ -1,0 +1,107 @@
+/** The budget ledger (`budget_events`) and budget epochs (`budget_meta`). */
+import {
+  type BudgetIdentity,
+  type CommitCharge,
+  type CommitContext,
+  type LedgerEntry,
+} from '@helios/governance';
+import { type DataSource, type QueryRunner } from 'typeorm';
+import { inTransaction, run, runPooled, toBigInt } from './sql.js';
+
+/** Inserts one ledger row per budget charge of a commit, inside the commit's transaction. */
+export async function insertLedgerRows(
+  runner: QueryRunner,
+  charges: readonly CommitCharge[],
+  context: CommitContext,
+  nowMs: number,
+): Promise<void> {
+  const rows = charges.flatMap((charge) => (charge.ledger ? [{ charge, ledger: charge.ledger }] : []));
+  if (rows.length === 0) return;
+  await run(
+    runner,
+    `INSERT INTO "budget_events"
+       ("budget_name", "epoch", "bucket_key", "kind", "amount", "currency", "tool_name", "origin", "audit_record_id",
+        "timestamp_ms")
+     SELECT n, e, k, kind, a, cur, $7::text, $8::text, $9::text, $10::bigint
+     FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[], $6::text[]) AS t(n, e, k, kind, a, cur)`,
+    [
+      rows.map((r) => r.ledger.budgetName),
+      rows.map((r) => r.charge.epoch),
+      rows.map((r) => r.charge.key),
+      rows.map((r) => r.ledger.kind),
+      rows.map((r) => r.charge.amount.toString()),
+      rows.map((r) => r.ledger.currency),
+      context.toolName,
+      context.origin,
+      context.auditRecordId,
+      nowMs,
+    ],
+  );
+}
+
+export interface LedgerFilter {
+  readonly budgetName?: string;
+  readonly epoch?: number;
+}
+
+/** Ledger rows, oldest first (reporting, exports, tests). */
+export async function readLedger(dataSource: DataSource, filter: LedgerFilter = {}): Promise<LedgerEntry[]> {
+  const { rows } = await runPooled<{
+    budget_name: string;
+    epoch: number;
+    bucket_key: string;
+    kind: LedgerEntry['kind'];
+    amount: string;
+    currency: string;
+    tool_name: string;
+    origin: string;
+    audit_record_id: string;
+    timestamp_ms: string;
+  }>(
+    dataSource,
+    `SELECT * FROM "budget_events"
+     WHERE ($1::text IS NULL OR "budget_name" = $1) AND ($2::int IS NULL OR "epoch" = $2)
+     ORDER BY "id"`,
+    [filter.budgetName ?? null, filter.epoch ?? null],
+  );
+  return rows.map((row) => ({
+    budgetName: row.budget_name,
+    epoch: row.epoch,
+    bucketKey: row.bucket_key,
+    kind: row.kind,
+    amount: toBigInt(row.amount),
+    currency: row.currency,
+    toolName: row.tool_name,
+    origin: row.origin,
+    auditRecordId: row.audit_record_id,
+    timestampMs: Number(row.timestamp_ms),
+  }));
+}
+
+/**
+ * Records each budget's identity and returns its epoch: 1 when new, unchanged when the identity is the
+ * same, +1 when it changed (the old pot stays in the ledger as history). One upsert per budget in one
+ * transaction, so two processes starting together agree on the epochs.
+ */
+export async function reconcileEpochs(
+  dataSource: DataSource,
+  budgets: readonly BudgetIdentity[],
+): Promise<ReadonlyMap<string, number>> {
+  // The last identity given for a name wins (one upsert may not touch a row twice).
+  const latest = new Map(budgets.map((budget) => [budget.name, budget.identity]));
+  if (latest.size === 0) return new Map();
+  const { rows } = await inTransaction(dataSource, (runner) =>
+    run<{ budget_name: string; epoch: number }>(
+      runner,
+      `INSERT INTO "budget_meta" AS m ("budget_name", "identity", "epoch")
+       SELECT n, i, 1 FROM unnest($1::text[], $2::text[]) AS t(n, i) ORDER BY n
+       ON CONFLICT ("budget_name") DO UPDATE SET
+         "identity" = EXCLUDED."identity",
+         "epoch" = CASE WHEN m."identity" = EXCLUDED."identity" THEN m."epoch" ELSE m."epoch" + 1 END,
+         "updated_at" = CASE WHEN m."identity" = EXCLUDED."identity" THEN m."updated_at" ELSE now() END
+       RETURNING "budget_name", "epoch"`,
+      [[...latest.keys()], [...latest.values()]],
+    ),
+  );
+  return new Map(rows.map((row) => [row.budget_name, row.epoch]));
+}

@@ -1,0 +1,213 @@
+/**
+ * The real GovernanceService over the PostgreSQL stores: proof that they fit the engine, including
+ * across a restart (a new DataSource and service over the same database) and across two "processes".
+ */
+import {
+  GovernanceService,
+  loadPolicy,
+  MemoryToolBaselineStore,
+  type AuditResult,
+  type EvaluateRequest,
+  type EvaluateResponseBody,
+  type EvaluateResult,
+} from '@helios/governance';
+import { type DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { databaseTargets, type TestDatabase } from '../../test/support/pg-databases.js';
+import { findAuditRecord } from './audit-record-row.js';
+import { PgApprovalTicketStore } from './pg-approval-ticket-store.js';
+import { PgAuditSink } from './pg-audit-sink.js';
+import { PgLimitStore } from './pg-limit-store.js';
+import { PgPendingEvaluationStore } from './pg-pending-evaluation-store.js';
+
+const POLICY = `
+version: '1'
+sdk: { enabled: true }
+policies:
+  rules:
+    - { name: no-deletes, match: { tool: rm }, action: deny }
+    - { name: anything, match: {}, action: allow }
+budgets:
+  - name: pot
+    limit: 50
+    currency: USD
+    window: 1h
+    contributors: [ { match: { tool: pay }, field: amount } ]
+  - name: glass
+    limit: 10
+    currency: USD
+    window: 1h
+    on_exceed: require_approval
+    approval: { channel: dashboard, timeout: 5m }
+    contributors: [ { match: { tool: big }, field: amount } ]
+`;
+
+class ManualClock {
+  constructor(public ms = Date.UTC(2026, 0, 1)) {}
+  now(): number {
+    return this.ms;
+  }
+}
+
+interface Process {
+  readonly service: GovernanceService;
+  readonly limits: PgLimitStore;
+  readonly audit: PgAuditSink;
+  readonly dataSource: DataSource;
+}
+
+function body(result: EvaluateResult): EvaluateResponseBody {
+  if (result.type !== 'decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
+  return result.body;
+}
+
+function recordId(result: AuditResult): string {
+  return (result.body as { audit_record_id?: string }).audit_record_id ?? '';
+}
+
+describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s)', (_name, makeDatabase) => {
+  let db: TestDatabase;
+  const clock = new ManualClock();
+  const processes: Process[] = [];
+
+  /** One API process: its own pool, stores and service over the shared database. */
+  async function start(): Promise<Process> {
+    const dataSource = await db.open(10);
+    const limits = new PgLimitStore(dataSource);
+    const audit = new PgAuditSink(dataSource, {
+      logger: { warn: vi.fn(), error: vi.fn() },
+      flushIntervalMs: 10,
+    });
+    const service = await GovernanceService.create({
+      policy: loadPolicy(POLICY, { env: {} }).policy,
+      stores: {
+        limits,
+        pending: new PgPendingEvaluationStore(dataSource),
+        approvals: new PgApprovalTicketStore(dataSource),
+        audit,
+        baselines: new MemoryToolBaselineStore(),
+      },
+      clock,
+    });
+    const started = { service, limits, audit, dataSource };
+    processes.push(started);
+    return started;
+  }
+
+  beforeAll(async () => {
+    db = await makeDatabase();
+  });
+  afterAll(async () => {
+    for (const p of processes) await p.audit.close();
+    await db?.dispose();
+  });
+
+  const pay = (amount: number, tool = 'pay'): EvaluateRequest => ({
+    tool: { name: tool },
+    arguments: { amount },
+  });
+
+  it('evaluate → audit → replay: the record, the charge and the ledger row land in PostgreSQL', async () => {
+    const { service, audit, limits } = await start();
+    const decided = body(await service.evaluate(pay(20)));
+    expect(decided.decision).toBe('allow');
+    const finalized = await service.audit({
+      evaluation_id: decided.evaluation_id,
+      status: 'success',
+      result: { ok: 1 },
+    });
+    expect(finalized.status).toBe(201);
+    const id = recordId(finalized);
+    await audit.flush();
+    expect(await findAuditRecord(db.dataSource, id)).toMatchObject({
+      recordKind: 'tool_call',
+      policyDecision: 'allow',
+      toolName: 'pay',
+      upstreamResponse: { ok: 1 },
+      evidenceChain: { budgets: [expect.objectContaining({ name: 'pot', spent: 20, kind: 'spend' })] },
+    });
+    expect(
+      await service.audit({ evaluation_id: decided.evaluation_id, status: 'success', result: { ok: 1 } }),
+    ).toMatchObject({ status: 200, body: { already_finalized: true, audit_record_id: id } });
+    expect(await limits.ledger({ budgetName: 'pot' })).toMatchObject([
+      { amount: 20_000_000n, auditRecordId: id },
+    ]);
+
+    // A block is terminal at /evaluate and its record is on disk before the response.
+    const denied = body(await service.evaluate({ tool: { name: 'rm' } }));
+    expect(denied.decision).toBe('deny');
+    expect(await service.audit({ evaluation_id: denied.evaluation_id, status: 'success' })).toMatchObject({
+      status: 200,
+      body: { finalized_by: 'evaluate' },
+    });
+  });
+
+  it('after a restart, an unaudited evaluation expires into evaluation_expired and frees its hold', async () => {
+    const before = await start();
+    const decided = body(await before.service.evaluate(pay(30)));
+    expect(decided.limits?.budgets?.[0]).toMatchObject({ name: 'pot', spent: 20, allowed: true });
+    // While held, the 30 counts: another 1 would overshoot 50.
+    expect(body(await before.service.evaluate(pay(1))).decision).toBe('budget_exceeded');
+
+    // "kill -9": the first process just stops; a new one over the same database takes over.
+    clock.ms += 10 * 60_000;
+    const after = await start();
+    expect(await after.service.sweep()).toBe(1);
+    expect(
+      await after.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' }),
+    ).toMatchObject({
+      status: 404,
+      body: { error: 'evaluation_expired' },
+    });
+    const expired = (await db.dataSource.query(
+      `SELECT id FROM audit_records WHERE record_kind = 'evaluation_expired'`,
+    )) as { id: string }[];
+    expect(expired).toHaveLength(1);
+    expect(body(await after.service.evaluate(pay(30))).decision).toBe('allow');
+  });
+
+  it('a break-glass ticket resolved by one process is honoured by the other; the charge is approved_overage', async () => {
+    const [a, b] = [await start(), await start()];
+    const pending = body(await a.service.evaluate(pay(15, 'big')));
+    expect(pending.decision).toBe('require_approval');
+    const ticketId = pending.approval?.id ?? '';
+    expect(await a.service.audit({ evaluation_id: pending.evaluation_id, status: 'success' })).toMatchObject({
+      status: 409,
+      body: { error: 'approval_unresolved' },
+    });
+    const [first, second] = await Promise.all([
+      b.service.resolveApproval(ticketId, { resolution: 'approved', resolved_by: 'alice' }),
+      a.service.resolveApproval(ticketId, { resolution: 'denied', resolved_by: 'bob' }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const approved = first.status === 200;
+    const finalized = await a.service.audit({ evaluation_id: pending.evaluation_id, status: 'success' });
+    expect(finalized.status).toBe(201);
+    expect(await a.limits.ledger({ budgetName: 'glass' })).toMatchObject([
+      { amount: 15_000_000n, kind: approved ? 'approved_overage' : 'spend' },
+    ]);
+  });
+
+  it('200 concurrent evaluate+audit pairs over two processes against a pot that admits 50 charge exactly 50', async () => {
+    clock.ms += 2 * 3_600_000; // the earlier tests' spend has left the window
+    const [a, b] = [await start(), await start()];
+    const outcomes = await Promise.all(
+      Array.from({ length: 200 }, async (_, i) => {
+        const service = (i % 2 ? a : b).service;
+        const decided = body(await service.evaluate(pay(1)));
+        if (decided.decision !== 'allow') return decided.decision;
+        const finalized = await (i % 3 ? b : a).service.audit({
+          evaluation_id: decided.evaluation_id,
+          status: 'success',
+        });
+        return finalized.status === 201 ? 'charged' : `audit ${finalized.status}`;
+      }),
+    );
+    expect(outcomes.filter((o) => o === 'charged')).toHaveLength(50);
+    expect(outcomes.filter((o) => o === 'budget_exceeded')).toHaveLength(150);
+    const since = (await a.limits.ledger({ budgetName: 'pot' })).filter(
+      (row) => row.timestampMs === clock.ms,
+    );
+    expect(since.reduce((sum, row) => sum + row.amount, 0n)).toBe(50_000_000n);
+  });
+});

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { type AuditRecord } from '@helios/governance';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { databaseTargets, type TestDatabase } from '../../test/support/pg-databases.js';
+import { findAuditRecord } from './audit-record-row.js';
+import { PgAuditSink } from './pg-audit-sink.js';
+
+const record = (overrides: Partial<AuditRecord> = {}): AuditRecord => ({
+  id: randomUUID(),
+  timestamp: '2026-01-01T00:00:00.000Z',
+  sessionId: 's1',
+  agentId: 'agent-7',
+  toolName: 'pay',
+  toolInput: { amount: 12.5, note: 'quote "x" \\ y' },
+  policyDecision: 'allow',
+  blockReason: null,
+  matchedRule: 'pay',
+  evidenceChain: { budgets: [{ name: 'payments', kind: 'spend' }] },
+  approvalStatus: null,
+  approvedBy: null,
+  upstreamResponse: 'a bare JSON string',
+  upstreamError: null,
+  upstreamHttpStatus: null,
+  upstreamLatencyMs: 12.25,
+  totalDurationMs: 0,
+  approvalWaitMs: 0,
+  proxyComputeMs: 0,
+  flaggedDestructive: false,
+  dryRun: false,
+  createdAt: '2026-01-01T00:00:01.000Z',
+  environment: 'test',
+  matchedRuleIndex: 0,
+  recordKind: 'tool_call',
+  origin: 'sdk',
+  metadata: { sender_id: 'U7' },
+  sessionSource: 'sideband',
+  protocolVersion: null,
+  ...overrides,
+});
+
+const logger = () => ({
+  warn: vi.fn<(message: string) => void>(),
+  error: vi.fn<(message: string) => void>(),
+});
+
+describe.each(databaseTargets)('PgAuditSink on the %s database', (_name, makeDatabase) => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await makeDatabase();
+  });
+  afterAll(async () => {
+    await db?.dispose();
+  });
+
+  const stored = async (ids: readonly string[]): Promise<number> => {
+    const rows = (await db.dataSource.query(
+      `SELECT count(*)::int AS n FROM audit_records WHERE id = ANY($1::uuid[])`,
+      [ids],
+    )) as { n: number }[];
+    return rows[0]?.n ?? 0;
+  };
+
+  it('writes immediate records before append resolves, all 29 columns round-tripping', async () => {
+    const sink = new PgAuditSink(db.dataSource, { logger: logger(), flushIntervalMs: 60_000 });
+    const blocked = record({ policyDecision: 'deny', blockReason: 'policy_denied', upstreamResponse: null });
+    await sink.append(blocked, 'immediate');
+    expect(await findAuditRecord(db.dataSource, blocked.id)).toStrictEqual(blocked);
+    const full = record({
+      upstreamResponse: { nested: [1, { ok: true }] },
+      metadata: null,
+      evidenceChain: null,
+    });
+    await sink.append(full, 'immediate');
+    expect(await findAuditRecord(db.dataSource, full.id)).toStrictEqual(full);
+    expect(await findAuditRecord(db.dataSource, randomUUID())).toBeUndefined();
+    await sink.close();
+  });
+
+  it('batches buffered records: one multi-row INSERT per 50 records', async () => {
+    const own = await db.open(2);
+    const sink = new PgAuditSink(own, { logger: logger(), flushIntervalMs: 60_000 });
+    const statements = vi.spyOn(own, 'createQueryRunner');
+    const records = Array.from({ length: 120 }, () => record());
+    const ids = records.map((r) => r.id);
+    for (const r of records.slice(0, 49)) await sink.append(r, 'buffered');
+    expect(sink.queued).toBe(49);
+    expect(await stored(ids)).toBe(0);
+    // The 50th record triggers the flush without waiting for the interval.
+    await sink.append(records[49] as AuditRecord, 'buffered');
+    await vi.waitFor(async () => expect(await stored(ids)).toBe(50));
+    expect(statements).toHaveBeenCalledTimes(1);
+    // 70 more: whatever is queued when a flush runs goes out in INSERTs of at most 50 rows.
+    for (const r of records.slice(50)) await sink.append(r, 'buffered');
+    await sink.flush();
+    expect(await stored(ids)).toBe(120);
+    expect(statements).toHaveBeenCalledTimes(3);
+    await sink.close();
+  });
+
+  it('flushes a partial batch once the interval has passed', async () => {
+    const sink = new PgAuditSink(db.dataSource, { logger: logger(), flushIntervalMs: 100 });
+    const records = Array.from({ length: 3 }, () => record());
+    for (const r of records) await sink.append(r, 'buffered');
+    expect(sink.queued).toBe(3);
+    await vi.waitFor(async () => expect(await stored(records.map((r) => r.id))).toBe(3), { timeout: 2_000 });
+    expect(sink.queued).toBe(0);
+    await sink.close();
+  });
+
+  it('drains everything on close, and writes later records at once', async () => {
+    const sink = new PgAuditSink(db.dataSource, { logger: logger(), flushIntervalMs: 60_000 });
+    const records = Array.from({ length: 7 }, () => record());
+    for (const r of records) await sink.append(r, 'buffered');
+    expect(await stored(records.map((r) => r.id))).toBe(0);
+    await sink.close();
+    expect(await stored(records.map((r) => r.id))).toBe(7);
+    const late = record();
+    await sink.append(late, 'buffered');
+    expect(await stored([late.id])).toBe(1);
+  });
+
+  it('keeps the first record when an id is written twice (a retried /audit after a crash)', async () => {
+    const sink = new PgAuditSink(db.dataSource, { logger: logger() });
+    const first = record({ upstreamLatencyMs: 1 });
+    await sink.append(first, 'immediate');
+    await sink.append({ ...first, upstreamLatencyMs: 2 }, 'immediate');
+    expect((await findAuditRecord(db.dataSource, first.id))?.upstreamLatencyMs).toBe(1);
+  });
+
+  it('retries a failed batch row by row, logs what is lost and never throws to the caller', async () => {
+    const log = logger();
+    const sink = new PgAuditSink(db.dataSource, { logger: log, flushIntervalMs: 60_000, retryDelayMs: 1 });
+    const good = [record(), record()];
+    const poison = record({ toolInput: { text: 'nul \u0000 byte' } }); // jsonb refuses \u0000
+    for (const r of [good[0], poison, good[1]] as AuditRecord[]) await sink.append(r, 'buffered');
+    await expect(sink.flush()).resolves.toBeUndefined();
+    expect(await stored(good.map((r) => r.id))).toBe(2);
+    expect(await stored([poison.id])).toBe(0);
+    expect(log.warn).toHaveBeenCalledTimes(1);
+    expect(log.error).toHaveBeenCalledWith(expect.stringContaining(poison.id));
+  });
+
+  it('retries an immediate record once, then lets the error reach the caller (who fails closed)', async () => {
+    const log = logger();
+    const sink = new PgAuditSink(db.dataSource, { logger: log, retryDelayMs: 1 });
+    await expect(sink.append(record({ toolInput: { text: '\u0000' } }), 'immediate')).rejects.toThrow();
+    expect(log.warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps records across a new DataSource (durability)', async () => {
+    const sink = new PgAuditSink(db.dataSource, { logger: logger() });
+    const kept = record();
+    await sink.append(kept, 'buffered');
+    await sink.close();
+    const restarted = await db.open(2);
+    expect(await findAuditRecord(restarted, kept.id)).toStrictEqual(kept);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The retention sweep: the only deletion of audit records (the table's trigger refuses every other),
+ * plus the ledger and the limit store's history past the same horizon. Deletes in batches, each its
+ * own short transaction, so a large backlog never holds locks or bloats one transaction.
+ * `budget_meta` is never swept: epochs must survive so an unchanged budget keeps its pot.
+ */
+import { type DataSource } from 'typeorm';
+import { inTransaction, run } from './sql.js';
+
+export interface RetentionSweepOptions {
+  /** Rows older than this instant (epoch ms; `created_at` for audit records) are deleted. */
+  readonly cutoffMs: number;
+  /** Rows per delete statement (default 5,000). */
+  readonly batchSize?: number;
+}
+
+export interface RetentionSweepResult {
+  readonly auditRecords: number;
+  readonly budgetEvents: number;
+  readonly limitCharges: number;
+  readonly limitCommits: number;
+  readonly limitBuckets: number;
+  readonly approvalTickets: number;
+}
+
+export async function sweepGovernanceRetention(
+  dataSource: DataSource,
+  options: RetentionSweepOptions,
+): Promise<RetentionSweepResult> {
+  const batch = options.batchSize ?? 5_000;
+  const cutoff = options.cutoffMs;
+  const auditRecords = await inBatches(async () =>
+    inTransaction(dataSource, async (runner) => {
+      // Declares this transaction the sweep; the append-only trigger lets its DELETE through.
+      await run(runner, `SET LOCAL helios.audit_sweep = 'on'`);
+      return (
+        await run(
+          runner,
+          `DELETE FROM "audit_records" WHERE "id" IN (
+             SELECT "id" FROM "audit_records" WHERE "created_at" < to_timestamp($1::bigint / 1000.0) LIMIT $2)`,
+          [cutoff, batch],
+        )
+      ).affected;
+    }),
+  );
+  const sweep = (table: string, key: string, column: string, extra = ''): Promise<number> =>
+    inBatches(async () =>
+      inTransaction(
+        dataSource,
+        async (runner) =>
+          (
+            await run(
+              runner,
+              `DELETE FROM "${table}" WHERE "${key}" IN (
+                 SELECT "${key}" FROM "${table}" WHERE "${column}" < $1::bigint ${extra} LIMIT $2)`,
+              [cutoff, batch],
+            )
+          ).affected,
+      ),
+    );
+  const budgetEvents = await sweep('budget_events', 'id', 'timestamp_ms');
+  const limitCharges = await sweep('limit_charges', 'id', 'at_ms');
+  const limitCommits = await sweep('limit_commits', 'reservation_id', 'committed_at_ms');
+  // A ticket outlives its evaluation by far less than any retention; only decided or dead ones go.
+  const approvalTickets = await sweep(
+    'approval_tickets',
+    'id',
+    'requested_at_ms',
+    `AND ("status" <> 'pending' OR "timeout_at_ms" < $1::bigint)`,
+  );
+  // Buckets idle since the cutoff with nothing left in them are collected; locked ones (in use) are skipped.
+  const limitBuckets = await inBatches(async () =>
+    inTransaction(
+      dataSource,
+      async (runner) =>
+        (
+          await run(
+            runner,
+            `DELETE FROM "limit_buckets" WHERE "bucket_id" IN (
+               SELECT "bucket_id" FROM "limit_buckets" b
+               WHERE b."last_activity_ms" < $1::bigint
+                 AND NOT EXISTS (SELECT 1 FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id")
+                 AND NOT EXISTS (SELECT 1 FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id")
+               LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+            [cutoff, batch],
+          )
+        ).affected,
+    ),
+  );
+  return { auditRecords, budgetEvents, limitCharges, limitCommits, limitBuckets, approvalTickets };
+}
+
+async function inBatches(deleteBatch: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteBatch();
+    total += deleted;
+    if (deleted === 0) return total;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The few ways the governance stores talk to PostgreSQL: one statement on a pooled connection, or a
+ * transaction whose statements all go through its own query runner (using the pool inside a
+ * transaction would wait for a connection the transaction itself may be holding: a deadlock under load).
+ */
+import { type DataSource, type QueryRunner } from 'typeorm';
+
+type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
+
+export interface Rows<T> {
+  readonly rows: T[];
+  readonly affected: number;
+}
+
+/** pg returns bigint columns as strings; this is where they become bigints again. */
+export function toBigInt(value: string | number | bigint | null | undefined): bigint {
+  return value === null || value === undefined ? 0n : BigInt(value);
+}
+
+/** Epoch-millisecond bigint columns fit a JS number exactly. */
+export function toMs(value: string | number | null | undefined): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+/** Runs one statement through `runner` and returns its rows and affected-row count whatever the command. */
+export async function run<T>(
+  runner: QueryRunner,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<Rows<T>> {
+  const result = (await runner.query(sql, [...params], true)) as { records?: T[]; affected?: number };
+  return { rows: result.records ?? [], affected: result.affected ?? 0 };
+}
+
+/** One statement on a pooled connection (autocommit). */
+export async function runPooled<T>(
+  dataSource: DataSource,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<Rows<T>> {
+  const runner = dataSource.createQueryRunner();
+  try {
+    return await run<T>(runner, sql, params);
+  } finally {
+    await runner.release();
+  }
+}
+
+/** deadlock_detected and serialization_failure: the transaction did nothing and can simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Runs `work` in one transaction on one connection. A deadlock or serialization failure (which sorted
+ * lock order should prevent, but a retry is cheaper than a 500) reruns the whole transaction.
+ */
+export async function inTransaction<T>(
+  dataSource: DataSource,
+  work: (runner: QueryRunner) => Promise<T>,
+  isolation: IsolationLevel = 'READ COMMITTED',
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const runner = dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction(isolation);
+      const out = await work(runner);
+      await runner.commitTransaction();
+      return out;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error))) throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+}
+
+/** The SQLSTATE of a pg error (TypeORM wraps it in QueryFailedError, keeping the fields). */
+export function sqlState(error: unknown): string {
+  const code = (error as { code?: unknown; driverError?: { code?: unknown } } | null)?.code;
+  const driverCode = (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
+  return typeof code === 'string' ? code : typeof driverCode === 'string' ? driverCode : '';
+}

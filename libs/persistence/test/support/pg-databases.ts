@@ -1,0 +1,92 @@
+/**
+ * Databases for the integration tests: an embedded PostgreSQL (always) and, when DATABASE_URL is set, a
+ * scratch database on that server (created per test file, dropped afterwards), each migrated to head on
+ * a fresh DataSource. Mirrors apps/api/test/support/databases.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrations } from '@helios/migrations';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { EmbeddedPostgres } from '../../src/embedded/embedded-postgres.js';
+
+/** A migrated database; `open()` gives further DataSources (separate pools, like separate processes). */
+export interface TestDatabase {
+  readonly url: string;
+  readonly dataSource: DataSource;
+  open(poolSize?: number): Promise<DataSource>;
+  dispose(): Promise<void>;
+}
+
+const quiet = { info: () => undefined, warn: () => undefined };
+const externalUrl = process.env.DATABASE_URL || undefined;
+
+export async function openDataSource(url: string, poolSize = 10): Promise<DataSource> {
+  const dataSource = new DataSource({
+    type: 'postgres',
+    url,
+    migrations: [...migrations],
+    migrationsTransactionMode: 'each',
+    poolSize,
+    logging: false,
+  });
+  await dataSource.initialize();
+  return dataSource;
+}
+
+async function migrated(url: string, cleanup: () => Promise<void>): Promise<TestDatabase> {
+  const opened: DataSource[] = [];
+  const open = async (poolSize?: number): Promise<DataSource> => {
+    const dataSource = await openDataSource(url, poolSize);
+    opened.push(dataSource);
+    return dataSource;
+  };
+  const dataSource = await open();
+  await dataSource.runMigrations();
+  return {
+    url,
+    dataSource,
+    open,
+    async dispose() {
+      for (const ds of opened) if (ds.isInitialized) await ds.destroy();
+      await cleanup();
+    },
+  };
+}
+
+async function embeddedDatabase(): Promise<TestDatabase> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'helios-persistence-'));
+  const server = await EmbeddedPostgres.start({ dataDir, logger: quiet });
+  return migrated(server.url, async () => {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+}
+
+async function externalDatabase(baseUrl: string): Promise<TestDatabase> {
+  const name = `helios_test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(baseUrl, `CREATE DATABASE "${name}"`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return migrated(url.toString(), () =>
+    adminQuery(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  );
+}
+
+/** Both targets when DATABASE_URL is set, else the embedded one only. */
+export const databaseTargets: readonly (readonly [string, () => Promise<TestDatabase>])[] = [
+  ['embedded', embeddedDatabase],
+  ...(externalUrl ? [['external', () => externalDatabase(externalUrl)] as const] : []),
+];
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}

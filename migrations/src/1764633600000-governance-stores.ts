@@ -126,7 +126,10 @@ export class GovernanceStores1764633600000 implements MigrationInterface {
         "audit_record_id" text NOT NULL,
         "finalized_by" text NOT NULL CHECK ("finalized_by" IN ('evaluate', 'audit', 'expired')),
         "payload_hash" text,
-        "expires_at_ms" bigint NOT NULL
+        "expires_at_ms" bigint NOT NULL,
+        -- The audit record the finalization wrote (write-ahead): written to audit_records at recovery
+        -- if the sink's buffer died with the process.
+        "record" jsonb
       )`);
     await queryRunner.query(
       `CREATE INDEX "evaluation_tombstones_expires_at" ON "evaluation_tombstones" ("expires_at_ms")`,

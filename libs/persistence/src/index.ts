@@ -25,3 +25,4 @@ export {
   type RetentionSweepOptions,
   type RetentionSweepResult,
 } from './governance/retention-sweep.js';
+export { recoverAuditRecords, type RecoverOptions } from './governance/recover-audit-records.js';

@@ -91,41 +91,48 @@ async function finalize(context: ServiceContext, request: AuditRequest): Promise
   const evidence = await populateEvidence(context, request, entry);
 
   const createdAtIso = nowIso(context);
-  await appendRecord(
-    context,
-    buildRecord({
-      id: entry.auditRecordId,
-      timestampIso: entry.timestampIso,
-      createdAtIso,
-      environment: context.policy.environment,
-      origin: entry.origin,
-      agentId: entry.agentId,
-      sessionId: entry.sessionId,
-      toolName: entry.toolName,
-      toolInput: entry.toolInput,
-      metadata: entry.metadata,
-      policyDecision: entry.action,
-      blockReason: auditBlockReason(entry, ticket, ran),
-      matchedRule: entry.matchedRuleName,
-      matchedRuleIndex: entry.matchedRuleIndex,
-      evidenceChain: chain,
-      flaggedDestructive: entry.flaggedDestructive,
-      dryRun: false,
-      recordKind: 'tool_call',
-      approvalStatus: ticket?.status ?? null,
-      approvedBy: ticket?.resolvedBy ?? null,
-      upstreamResponse: request.result ?? null,
-      upstreamError: request.status === 'error' ? (request.error ?? 'tool call failed') : null,
-      upstreamLatencyMs: request.duration_ms ?? null,
-    }),
-  );
-  await stores.pending.finalize({
+  const record = buildRecord({
+    id: entry.auditRecordId,
+    timestampIso: entry.timestampIso,
+    createdAtIso,
+    environment: context.policy.environment,
+    origin: entry.origin,
+    agentId: entry.agentId,
+    sessionId: entry.sessionId,
+    toolName: entry.toolName,
+    toolInput: entry.toolInput,
+    metadata: entry.metadata,
+    policyDecision: entry.action,
+    blockReason: auditBlockReason(entry, ticket, ran),
+    matchedRule: entry.matchedRuleName,
+    matchedRuleIndex: entry.matchedRuleIndex,
+    evidenceChain: chain,
+    flaggedDestructive: entry.flaggedDestructive,
+    dryRun: false,
+    recordKind: 'tool_call',
+    approvalStatus: ticket?.status ?? null,
+    approvedBy: ticket?.resolvedBy ?? null,
+    upstreamResponse: request.result ?? null,
+    upstreamError: request.status === 'error' ? (request.error ?? 'tool call failed') : null,
+    upstreamLatencyMs: request.duration_ms ?? null,
+  });
+  await appendRecord(context, record);
+  const won = await stores.pending.finalize({
     evaluationId: entry.evaluationId,
     auditRecordId: entry.auditRecordId,
     finalizedBy: 'audit',
     payloadHash,
     expiresAtMs: context.clock.now() + context.policy.evaluationTtlMs,
+    record,
   });
+  if (!won) {
+    // Another process finalized this id first (the in-process lock cannot see it): answer as a retry
+    // would be answered. Charges are committed once per reservation, whoever commits first.
+    const winner = await stores.pending.tombstone(request.evaluation_id, context.clock.now());
+    if (winner?.finalizedBy === 'expired') return failure(404, { error: 'evaluation_expired' });
+    if (winner?.payloadHash !== payloadHash) return failure(409, { error: 'evaluation_conflict' });
+    return replayed(entry.auditRecordId, false);
+  }
   return {
     type: 'finalized',
     status: 201,

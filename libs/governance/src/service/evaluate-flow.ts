@@ -142,28 +142,27 @@ export async function evaluateCall(
 
   if (verdict.wire !== 'allow' && verdict.wire !== 'require_approval') {
     const timestampIso = nowIso(context);
-    await appendRecord(
-      context,
-      buildRecord({
-        ...common,
-        id: auditRecordId,
-        timestampIso,
-        createdAtIso: timestampIso,
-        environment: policy.environment,
-        policyDecision:
-          verdict.wire === 'dry_run' && decision.originalAction === 'dry_run' ? 'dry_run' : decision.action,
-        blockReason: verdict.blockReason,
-        evidenceChain: terminalChain(decision, verdict),
-        dryRun: verdict.wire === 'dry_run',
-        recordKind: 'tool_call',
-      }),
-    );
+    const record = buildRecord({
+      ...common,
+      id: auditRecordId,
+      timestampIso,
+      createdAtIso: timestampIso,
+      environment: policy.environment,
+      policyDecision:
+        verdict.wire === 'dry_run' && decision.originalAction === 'dry_run' ? 'dry_run' : decision.action,
+      blockReason: verdict.blockReason,
+      evidenceChain: terminalChain(decision, verdict),
+      dryRun: verdict.wire === 'dry_run',
+      recordKind: 'tool_call',
+    });
+    await appendRecord(context, record);
     await stores.pending.remember({
       evaluationId,
       auditRecordId,
       finalizedBy: 'evaluate',
       payloadHash: null,
       expiresAtMs: now + policy.evaluationTtlMs,
+      record,
     });
     return { type: 'decided', status: 200, body };
   }

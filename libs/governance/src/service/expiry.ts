@@ -56,38 +56,37 @@ async function expire(context: ServiceContext, entry: PendingEvaluation): Promis
     chain['approval'] = { ticket_id: ticket.id, denial_reason: ticket.denialReason };
   }
   const createdAtIso = nowIso(context);
-  await appendRecord(
-    context,
-    buildRecord({
-      id: entry.auditRecordId,
-      timestampIso: entry.timestampIso,
-      createdAtIso,
-      environment: context.policy.environment,
-      origin: entry.origin,
-      agentId: entry.agentId,
-      sessionId: entry.sessionId,
-      toolName: entry.toolName,
-      toolInput: entry.toolInput,
-      metadata: entry.metadata,
-      policyDecision: entry.action,
-      // Expiry is a bypass/tamper signal, not a block.
-      blockReason: null,
-      matchedRule: entry.matchedRuleName,
-      matchedRuleIndex: entry.matchedRuleIndex,
-      evidenceChain: chain,
-      flaggedDestructive: entry.flaggedDestructive,
-      dryRun: false,
-      recordKind: 'evaluation_expired',
-      approvalStatus: ticket?.status ?? null,
-      approvedBy: ticket?.resolvedBy ?? null,
-    }),
-  );
+  const record = buildRecord({
+    id: entry.auditRecordId,
+    timestampIso: entry.timestampIso,
+    createdAtIso,
+    environment: context.policy.environment,
+    origin: entry.origin,
+    agentId: entry.agentId,
+    sessionId: entry.sessionId,
+    toolName: entry.toolName,
+    toolInput: entry.toolInput,
+    metadata: entry.metadata,
+    policyDecision: entry.action,
+    // Expiry is a bypass/tamper signal, not a block.
+    blockReason: null,
+    matchedRule: entry.matchedRuleName,
+    matchedRuleIndex: entry.matchedRuleIndex,
+    evidenceChain: chain,
+    flaggedDestructive: entry.flaggedDestructive,
+    dryRun: false,
+    recordKind: 'evaluation_expired',
+    approvalStatus: ticket?.status ?? null,
+    approvedBy: ticket?.resolvedBy ?? null,
+  });
+  await appendRecord(context, record);
   await stores.pending.finalize({
     evaluationId: entry.evaluationId,
     auditRecordId: entry.auditRecordId,
     finalizedBy: 'expired',
     payloadHash: null,
     expiresAtMs: now + context.policy.evaluationTtlMs,
+    record,
   });
 }
 

@@ -34,35 +34,34 @@ export async function installScan(
   const auditRecordId = context.newId();
   const timestampIso = nowIso(context);
   const origin = request.origin ?? DEFAULT_ORIGIN;
-  await appendRecord(
-    context,
-    buildRecord({
-      id: auditRecordId,
-      timestampIso,
-      createdAtIso: timestampIso,
-      environment: context.policy.environment,
-      origin,
-      agentId: request.agent_id ?? null,
-      sessionId: normaliseSessionId(request.session_id) ?? null,
-      toolName: `install:${request.package.source ?? 'pkg'}:${request.package.name}`,
-      toolInput: structuredClone(request.package),
-      metadata: metadata === null ? null : structuredClone(metadata),
-      policyDecision: verdict.decision,
-      blockReason: verdict.decision === 'deny' ? 'install_denied' : null,
-      matchedRule: verdict.rule?.name ?? null,
-      matchedRuleIndex: verdict.rule?.index ?? null,
-      evidenceChain: null,
-      flaggedDestructive: false,
-      dryRun: false,
-      recordKind: 'install_scan',
-    }),
-  );
+  const record = buildRecord({
+    id: auditRecordId,
+    timestampIso,
+    createdAtIso: timestampIso,
+    environment: context.policy.environment,
+    origin,
+    agentId: request.agent_id ?? null,
+    sessionId: normaliseSessionId(request.session_id) ?? null,
+    toolName: `install:${request.package.source ?? 'pkg'}:${request.package.name}`,
+    toolInput: structuredClone(request.package),
+    metadata: metadata === null ? null : structuredClone(metadata),
+    policyDecision: verdict.decision,
+    blockReason: verdict.decision === 'deny' ? 'install_denied' : null,
+    matchedRule: verdict.rule?.name ?? null,
+    matchedRuleIndex: verdict.rule?.index ?? null,
+    evidenceChain: null,
+    flaggedDestructive: false,
+    dryRun: false,
+    recordKind: 'install_scan',
+  });
+  await appendRecord(context, record);
   await context.stores.pending.remember({
     evaluationId,
     auditRecordId,
     finalizedBy: 'evaluate',
     payloadHash: null,
     expiresAtMs: context.clock.now() + context.policy.evaluationTtlMs,
+    record,
   });
   const feedback: FeedbackBlock | undefined =
     verdict.decision === 'deny'

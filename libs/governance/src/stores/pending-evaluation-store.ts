@@ -6,6 +6,7 @@
  */
 import { type PolicyAction } from '../engine/compiled-policy.js';
 import { type PlannedCharge } from '../service/limit-planning.js';
+import { type AuditRecord } from '../service/audit-record.js';
 import { type BudgetBlock } from '../service/wire-types.js';
 
 export interface PendingEvaluation {
@@ -51,6 +52,12 @@ export interface Tombstone {
   /** Hash of the /audit payload that finalized it; null when any payload replays (evaluate/expired). */
   readonly payloadHash: string | null;
   readonly expiresAtMs: number;
+  /**
+   * The audit record this finalization wrote. A durable store keeps it with the tombstone (write-ahead),
+   * so a record still in an audit sink's buffer when the process dies is written at recovery: an
+   * evaluation is never finalized without its record.
+   */
+  readonly record?: AuditRecord;
 }
 
 export interface BacklogCaps {

@@ -19,6 +19,7 @@ import { PgApprovalTicketStore } from './pg-approval-ticket-store.js';
 import { PgAuditSink } from './pg-audit-sink.js';
 import { PgLimitStore } from './pg-limit-store.js';
 import { PgPendingEvaluationStore } from './pg-pending-evaluation-store.js';
+import { recoverAuditRecords } from './recover-audit-records.js';
 
 const POLICY = `
 version: '1'
@@ -105,6 +106,44 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
   const pay = (amount: number, tool = 'pay'): EvaluateRequest => ({
     tool: { name: tool },
     arguments: { amount },
+  });
+
+  it('a record still buffered when the process dies is written from its tombstone at recovery', async () => {
+    const { service, dataSource } = await start();
+    // A sink that never flushes stands for a process killed inside the flush window.
+    const doomed = new PgAuditSink(dataSource, {
+      logger: { warn: vi.fn(), error: vi.fn() },
+      flushIntervalMs: 3_600_000,
+    });
+    const crashed = await GovernanceService.create({
+      policy: loadPolicy(POLICY, { env: {} }).policy,
+      stores: {
+        limits: new PgLimitStore(dataSource),
+        pending: new PgPendingEvaluationStore(dataSource),
+        approvals: new PgApprovalTicketStore(dataSource),
+        audit: doomed,
+        baselines: new MemoryToolBaselineStore(),
+      },
+      clock,
+    });
+    const decided = body(await crashed.evaluate({ tool: { name: 'ls' } }));
+    const finalized = await crashed.audit({ evaluation_id: decided.evaluation_id, status: 'success' });
+    expect(finalized.status).toBe(201);
+    const id = recordId(finalized);
+    expect(doomed.queued).toBe(1);
+    expect(await findAuditRecord(db.dataSource, id)).toBeUndefined();
+
+    // The next start recovers it; a second recovery finds nothing left to do.
+    expect(await recoverAuditRecords(db.dataSource)).toBe(1);
+    expect(await findAuditRecord(db.dataSource, id)).toMatchObject({
+      recordKind: 'tool_call',
+      toolName: 'ls',
+    });
+    expect(await recoverAuditRecords(db.dataSource)).toBe(0);
+    // The service's replay still answers from the tombstone.
+    expect((await service.audit({ evaluation_id: decided.evaluation_id, status: 'success' })).status).toBe(
+      200,
+    );
   });
 
   it('evaluate → audit → replay: the record, the charge and the ledger row land in PostgreSQL', async () => {

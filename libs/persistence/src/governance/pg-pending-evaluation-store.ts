@@ -14,6 +14,7 @@ import {
 } from '@helios/governance';
 import { type DataSource } from 'typeorm';
 import { decodePending, encodePending, type EncodedPending } from './pending-codec.js';
+import { recoverAuditRecords } from './recover-audit-records.js';
 import { runPooled } from './sql.js';
 
 interface PendingRow {
@@ -30,10 +31,11 @@ interface TombstoneRow {
 }
 
 const UPSERT_TOMBSTONE = `INSERT INTO "evaluation_tombstones"
-    ("evaluation_id", "audit_record_id", "finalized_by", "payload_hash", "expires_at_ms")`;
+    ("evaluation_id", "audit_record_id", "finalized_by", "payload_hash", "expires_at_ms", "record")`;
 const ON_TOMBSTONE_CONFLICT = `ON CONFLICT ("evaluation_id") DO UPDATE SET
     "audit_record_id" = EXCLUDED."audit_record_id", "finalized_by" = EXCLUDED."finalized_by",
-    "payload_hash" = EXCLUDED."payload_hash", "expires_at_ms" = EXCLUDED."expires_at_ms"`;
+    "payload_hash" = EXCLUDED."payload_hash", "expires_at_ms" = EXCLUDED."expires_at_ms",
+    "record" = EXCLUDED."record"`;
 
 export class PgPendingEvaluationStore implements PendingEvaluationStore {
   constructor(private readonly dataSource: DataSource) {}
@@ -102,7 +104,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
          WHERE EXISTS (SELECT 1 FROM "gone") RETURNING 1
        ), "kept" AS (
          ${UPSERT_TOMBSTONE}
-         SELECT $1::text, $2::text, $3::text, $4::text, $5::bigint WHERE EXISTS (SELECT 1 FROM "gone")
+         SELECT $1::text, $2::text, $3::text, $4::text, $5::bigint, $6::jsonb WHERE EXISTS (SELECT 1 FROM "gone")
          ${ON_TOMBSTONE_CONFLICT}
          RETURNING 1
        )
@@ -115,7 +117,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
   async remember(tombstone: Tombstone): Promise<void> {
     await runPooled(
       this.dataSource,
-      `${UPSERT_TOMBSTONE} VALUES ($1, $2, $3, $4, $5) ${ON_TOMBSTONE_CONFLICT}`,
+      `${UPSERT_TOMBSTONE} VALUES ($1, $2, $3, $4, $5, $6::jsonb) ${ON_TOMBSTONE_CONFLICT}`,
       tombstoneParams(tombstone),
     );
   }
@@ -149,6 +151,8 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
   }
 
   async pruneTombstones(nowMs: number): Promise<void> {
+    // A tombstone is the last write-ahead copy of its record: make sure the record is in the trail first.
+    await recoverAuditRecords(this.dataSource, { expiredBeforeMs: nowMs });
     await runPooled(this.dataSource, `DELETE FROM "evaluation_tombstones" WHERE "expires_at_ms" <= $1`, [
       nowMs,
     ]);
@@ -171,5 +175,6 @@ function tombstoneParams(tombstone: Tombstone): unknown[] {
     tombstone.finalizedBy,
     tombstone.payloadHash,
     tombstone.expiresAtMs,
+    tombstone.record === undefined ? null : JSON.stringify(tombstone.record),
   ];
 }

@@ -48,11 +48,17 @@ export async function startServer(
     await recordStart(database.dataSource, VERSION);
 
     if (governancePolicy) {
-      governance = await startGovernance(config, governancePolicy, env, {
-        info: (m) => bootLog.info(m),
-        warn: (m) => bootLog.warn(m),
-        error: (m, e) => bootLog.error({ err: e }, m),
-      });
+      governance = await startGovernance(
+        config,
+        governancePolicy,
+        env,
+        {
+          info: (m) => bootLog.info(m),
+          warn: (m) => bootLog.warn(m),
+          error: (m, e) => bootLog.error({ err: e }, m),
+        },
+        database.dataSource,
+      );
     }
     const context: AppContext = {
       config,

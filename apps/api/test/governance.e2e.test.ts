@@ -88,6 +88,15 @@ describe('the governance adapter API', () => {
       status: 409,
       body: { error: 'evaluation_conflict' },
     });
+    // The trail is in PostgreSQL (buffered writes land within the flush interval).
+    const { dataSource } = server.context.database;
+    await expect
+      .poll(async () =>
+        dataSource.query(`SELECT tool_name, record_kind FROM audit_records WHERE id = $1`, [
+          first.body.audit_record_id,
+        ]),
+      )
+      .toEqual([{ tool_name: 'ls', record_kind: 'tool_call' }]);
     expect(await post('/audit', { evaluation_id: 'never-issued', status: 'success' })).toMatchObject({
       status: 404,
       body: { error: 'evaluation_unknown' },

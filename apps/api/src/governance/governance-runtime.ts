@@ -1,19 +1,27 @@
 import {
+  type CompileResult,
   GovernanceService,
-  MemoryApprovalTicketStore,
-  MemoryAuditSink,
   MemoryEvidenceStore,
-  MemoryLimitStore,
-  MemoryPendingEvaluationStore,
   MemoryToolBaselineStore,
+  parseDuration,
 } from '@helios/governance';
-import { type CompileResult } from '@helios/governance';
+import {
+  PgApprovalTicketStore,
+  PgAuditSink,
+  PgLimitStore,
+  PgPendingEvaluationStore,
+  recoverAuditRecords,
+  sweepGovernanceRetention,
+} from '@helios/persistence';
+import { type DataSource } from 'typeorm';
 import { type HeliosConfig } from '../config/config.schema.js';
 import { adapterHandler } from './adapter-handler.js';
 import { startAdapterListener, type AdapterListener } from './adapter-listener/adapter-listener.js';
 import { resolveTokens } from './adapter-listener/adapter-tokens.js';
 import { loadGovernancePolicy } from './policy-loader.js';
 import { ListenError } from '../common/listen-error.js';
+
+const RETENTION_SWEEP_MS = 24 * 60 * 60 * 1000;
 
 export interface GovernanceLogger {
   info(message: string): void;
@@ -44,19 +52,36 @@ export async function startGovernance(
   compiled: CompileResult,
   env: NodeJS.ProcessEnv,
   log: GovernanceLogger,
+  dataSource: DataSource,
 ): Promise<GovernanceRuntime> {
   const { policy, warnings } = compiled;
   for (const warning of warnings) log.warn(`governance policy: ${warning}`);
 
+  // Records a crashed process still had buffered are written from their tombstones before we serve.
+  const recovered = await recoverAuditRecords(dataSource);
+  if (recovered > 0) log.warn(`governance: recovered ${recovered} audit record(s) left unwritten by a crash`);
+  // Validated by the policy schema; the fallback is the reference's default (90 days).
+  const retentionMs = parseDuration(policy.document.audit.retention) ?? 90 * 24 * 60 * 60 * 1000;
+  const sweepRetention = () =>
+    sweepGovernanceRetention(dataSource, { cutoffMs: Date.now() - retentionMs }).catch((error: unknown) =>
+      log.error('governance retention sweep failed', error),
+    );
+  await sweepRetention();
+
+  // Counters, pending evaluations, tickets and the trail live in PostgreSQL (atomic across processes,
+  // nothing lost on a crash); tool baselines and evidence are per process, as in the reference.
+  const audit = new PgAuditSink(dataSource, {
+    logger: { warn: (m) => log.warn(m), error: (m) => log.error(m) },
+  });
   const evidence = new MemoryEvidenceStore();
   const service = await GovernanceService.create({
     policy,
     stores: {
-      limits: new MemoryLimitStore(),
-      pending: new MemoryPendingEvaluationStore(),
-      approvals: new MemoryApprovalTicketStore(),
+      limits: new PgLimitStore(dataSource),
+      pending: new PgPendingEvaluationStore(dataSource),
+      approvals: new PgApprovalTicketStore(dataSource),
       baselines: new MemoryToolBaselineStore(),
-      audit: new MemoryAuditSink(),
+      audit,
       evidence,
     },
   });
@@ -78,6 +103,7 @@ export async function startGovernance(
       });
     } catch (error) {
       evidence.close();
+      await audit.close();
       throw new ListenError(sdk.host, sdk.port, error);
     }
     log.info(`governance adapter API listening on ${listener.url}`);
@@ -89,14 +115,18 @@ export async function startGovernance(
     service.sweep().catch((error: unknown) => log.error('governance expiry sweep failed', error));
   }, config.governance.sweepIntervalMs);
   sweep.unref();
+  const retention = setInterval(() => void sweepRetention(), RETENTION_SWEEP_MS);
+  retention.unref();
 
   return {
     service,
     listener,
     async close() {
       clearInterval(sweep);
+      clearInterval(retention);
       await listener?.close();
       evidence.close();
+      await audit.close();
     },
   };
 }

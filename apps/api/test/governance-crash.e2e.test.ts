@@ -1,0 +1,137 @@
+/**
+ * Crash safety of the governance trail: an API process under evaluate/audit load is killed with
+ * SIGKILL; after a restart on the same database every evaluation it ever answered has exactly one audit
+ * record — the audit's own when the audit was answered, else an `evaluation_expired` one — and nothing
+ * stays pending.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { freePort } from '@helios/persistence';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startApi, type ApiProcess } from './support/api-process.js';
+import { targetFactories, tempDir, type DatabaseTarget } from './support/databases.js';
+
+const TOKEN = 'crash-test-adapter-token-000000000000001';
+
+async function configFiles(sdkPort: number): Promise<string> {
+  const dir = await tempDir();
+  const policy = join(dir, 'helio.yaml');
+  await writeFile(policy, `version: '1'\nsdk: { enabled: true, port: ${sdkPort}, evaluation_ttl: 2s }\n`);
+  const config = join(dir, 'helios.yaml');
+  await writeFile(config, `governance:\n  policy: ${policy}\n  sweepIntervalMs: 200\n`);
+  return config;
+}
+
+async function waitForUrl(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** Database URL of a target: the external one, or the embedded server the API recorded in its lock. */
+async function databaseUrl(target: DatabaseTarget): Promise<string> {
+  if (target.database.url) return target.database.url;
+  const { readFile } = await import('node:fs/promises');
+  const lock = JSON.parse(
+    await readFile(join(target.database.dataDir, 'embedded-postgres.lock'), 'utf8'),
+  ) as {
+    port: number;
+  };
+  const password = (await readFile(join(target.database.dataDir, 'postgres.password'), 'utf8')).trim();
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${lock.port}/helios`;
+}
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+
+describe.each(targetFactories)('governance after kill -9 (%s database)', (_name, makeTarget) => {
+  it('accounts for every evaluation it answered', async () => {
+    const target = await makeTarget();
+    cleanups.push(() => target.dispose());
+    const sdkPort = await freePort();
+    const env = { ...target.env, HELIOS_CONFIG: await configFiles(sdkPort), HELIO_ADAPTER_TOKEN: TOKEN };
+    const stop = (api: ApiProcess) => async () => {
+      if (api.child.exitCode === null && api.child.signalCode === null) api.child.kill('SIGTERM');
+      await api.exited;
+    };
+
+    const first = await startApi(await freePort(), env);
+    cleanups.push(stop(first));
+    const adapter = `http://127.0.0.1:${sdkPort}`;
+    await waitForUrl(`${adapter}/healthz`, 10_000);
+    const post = (path: string, body: unknown) =>
+      fetch(`${adapter}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, string> }));
+
+    const answered = new Set<number>(); // evaluations whose /evaluate answer reached us
+    const audited = new Map<number, string>(); // n → audit_record_id of an answered 201
+    let n = 0;
+    let killed = false;
+    const worker = async () => {
+      while (!killed) {
+        const i = (n += 1);
+        try {
+          const evaluated = await post('/evaluate', { tool: { name: 'crash-probe' }, arguments: { n: i } });
+          answered.add(i);
+          if (i % 2 === 0) continue; // left unaudited: must expire
+          const audit = await post('/audit', {
+            evaluation_id: evaluated.body.evaluation_id,
+            status: 'success',
+          });
+          if (audit.status === 201) audited.set(i, audit.body.audit_record_id as string);
+        } catch {
+          return; // the process is gone
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 8 }, worker));
+    await new Promise((r) => setTimeout(r, 1_500));
+    first.child.kill('SIGKILL');
+    killed = true;
+    await load;
+    await first.exited;
+    expect(answered.size).toBeGreaterThan(50);
+
+    const second = await startApi(await freePort(), env);
+    cleanups.push(stop(second));
+    const client = new pg.Client({ connectionString: await databaseUrl(target) });
+    await client.connect();
+    cleanups.push(() => client.end());
+    // Unaudited evaluations expire after the 2 s TTL, swept every 200 ms.
+    const deadline = Date.now() + 30_000;
+    while ((await client.query('SELECT count(*)::int AS n FROM pending_evaluations')).rows[0].n > 0) {
+      if (Date.now() > deadline) throw new Error('evaluations still pending 30 s after the restart');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const { rows } = await client.query<{ n: number; id: string; kind: string }>(
+      `SELECT (tool_input->>'n')::int AS n, id::text AS id, record_kind AS kind FROM audit_records
+       WHERE tool_name = 'crash-probe'`,
+    );
+    const byN = new Map<number, { id: string; kind: string }[]>();
+    for (const row of rows) byN.set(row.n, [...(byN.get(row.n) ?? []), row]);
+    for (const i of answered) {
+      const records = byN.get(i) ?? [];
+      expect(records, `evaluation ${i}`).toHaveLength(1);
+      const auditId = audited.get(i);
+      if (auditId !== undefined) expect(records[0]).toMatchObject({ id: auditId, kind: 'tool_call' });
+      else expect(['tool_call', 'evaluation_expired']).toContain(records[0]?.kind);
+    }
+    // Every record belongs to one evaluation: none twice.
+    expect([...byN.values()].every((records) => records.length === 1)).toBe(true);
+  });
+});

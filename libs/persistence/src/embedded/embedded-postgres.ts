@@ -283,7 +283,12 @@ async function initCluster(
       ],
       { ...runAs, env: { ...process.env, LC_ALL: 'C' } },
     ).catch((error: { stderr?: string }) => {
-      throw new EmbeddedPostgresError(`initdb failed: ${error.stderr?.trim() ?? String(error)}`);
+      const detail = error.stderr?.trim() ?? String(error);
+      const hint =
+        runAs.uid !== undefined && detail.includes('Permission denied')
+          ? ` (PostgreSQL runs as the 'postgres' system user, which must be able to enter every directory above ${clusterDir})`
+          : '';
+      throw new EmbeddedPostgresError(`initdb failed: ${detail}${hint}`);
     });
     await rename(scratch, clusterDir);
   } finally {

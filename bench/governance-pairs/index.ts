@@ -1,0 +1,130 @@
+/**
+ * evaluate + audit pairs against the real API process on its embedded PostgreSQL (the audit trail, the
+ * pending evaluations and the counters all in the database), 50 connections each running the pair in a
+ * loop. Target (issue 5): ≥ 5,000 pairs/s on this 2-core machine, and zero records lost: every 201
+ * audit has its row in `audit_records` once the run ends.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { freePort } from '../../libs/persistence/src/index.ts';
+import type { BenchResult } from '../run.ts';
+
+const CONNECTIONS = 50;
+const DURATION_S = 10;
+const TARGET_PAIRS_PER_S = 5_000;
+const TOKEN = 'bench-pairs-adapter-token-00000000000000001';
+
+async function waitFor(url: string): Promise<void> {
+  for (let i = 0; i < 600; i += 1) {
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+export default async function run(): Promise<BenchResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'helios-bench-pairs-'));
+  const sdkPort = await freePort();
+  const apiPort = await freePort();
+  await writeFile(join(dir, 'helio.yaml'), `version: '1'\nsdk: { enabled: true, port: ${sdkPort} }\n`);
+  await writeFile(
+    join(dir, 'helios.yaml'),
+    `governance:\n  policy: ${join(dir, 'helio.yaml')}\nlog:\n  level: warn\n`,
+  );
+  const main = fileURLToPath(new URL('../../apps/api/dist/main.js', import.meta.url));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HELIOS_DATA_DIR: dir,
+    HELIOS_CONFIG: join(dir, 'helios.yaml'),
+  };
+  delete env.DATABASE_URL;
+  Object.assign(env, { PORT: String(apiPort), HELIO_ADAPTER_TOKEN: TOKEN });
+  const api = spawn(process.execPath, [main], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    await waitFor(`http://127.0.0.1:${apiPort}/readyz`);
+    await waitFor(`http://127.0.0.1:${sdkPort}/healthz`);
+    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    let audited = 0;
+    const result = await autocannon({
+      url: `http://127.0.0.1:${sdkPort}`,
+      connections: CONNECTIONS,
+      duration: DURATION_S,
+      requests: [
+        {
+          method: 'POST',
+          path: '/evaluate',
+          headers,
+          body: JSON.stringify({ session_id: 'bench', tool: { name: 'pair_probe' }, arguments: { q: 1 } }),
+          onResponse: (_status, body, context) => {
+            context['evaluationId'] = (JSON.parse(body) as { evaluation_id: string }).evaluation_id;
+          },
+        },
+        {
+          method: 'POST',
+          path: '/audit',
+          headers,
+          setupRequest: (request, context) => ({
+            ...request,
+            body: JSON.stringify({
+              evaluation_id: context['evaluationId'],
+              status: 'success',
+              duration_ms: 1,
+            }),
+          }),
+          onResponse: (status) => {
+            if (status === 201) audited += 1;
+          },
+        },
+      ],
+    });
+    // Records of the last batches land within the sink's flush interval.
+    const lock = JSON.parse(await readFile(join(dir, 'embedded-postgres.lock'), 'utf8')) as {
+      port: number;
+    };
+    const password = (await readFile(join(dir, 'postgres.password'), 'utf8')).trim();
+    const client = new pg.Client({
+      host: '127.0.0.1',
+      port: lock.port,
+      user: 'postgres',
+      password,
+      database: 'helios',
+    });
+    await client.connect();
+    let written = 0;
+    for (let i = 0; i < 50; i += 1) {
+      written = (
+        await client.query(`SELECT count(*)::int AS n FROM audit_records WHERE tool_name = 'pair_probe'`)
+      ).rows[0].n;
+      if (written >= audited) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await client.end();
+    const pairsPerS = Math.round(result.requests.total / 2 / DURATION_S);
+    return {
+      metrics: {
+        'pairs/s': pairsPerS,
+        'p99 ms (either request)': result.latency.p99,
+        'non-2xx responses': result.non2xx,
+        'audits answered 201': audited,
+        'audit records written': written,
+        'records lost': Math.max(0, audited - written),
+      },
+      ratios: { 'pairs/s / 5,000 target': Number((pairsPerS / TARGET_PAIRS_PER_S).toFixed(2)) },
+    };
+  } finally {
+    api.kill('SIGTERM');
+    await new Promise((r) => api.once('exit', r));
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -67,7 +67,9 @@ export default async function run(): Promise<BenchResult> {
           headers,
           body: JSON.stringify({ session_id: 'bench', tool: { name: 'pair_probe' }, arguments: { q: 1 } }),
           onResponse: (_status, body, context) => {
-            context['evaluationId'] = (JSON.parse(body) as { evaluation_id: string }).evaluation_id;
+            (context as Record<string, unknown>)['evaluationId'] = (
+              JSON.parse(body) as { evaluation_id: string }
+            ).evaluation_id;
           },
         },
         {

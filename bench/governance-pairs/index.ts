@@ -79,7 +79,7 @@ export default async function run(): Promise<BenchResult> {
           setupRequest: (request, context) => ({
             ...request,
             body: JSON.stringify({
-              evaluation_id: context['evaluationId'],
+              evaluation_id: (context as Record<string, unknown>)['evaluationId'],
               status: 'success',
               duration_ms: 1,
             }),

@@ -3,98 +3,22 @@
  * call, then a final text turn, against an instant in-memory model that answers from a counter (no
  * O(history) work of its own). Helios runs with one event reader, the default permission policy and a
  * trace listener; the floor is a hand-written loop over plain objects. µs/turn = median ms/run × 1000 /
- * (N + 1). Peers (AI SDK 7, OpenAI Agents, LangGraph) are not installed here: compare against the
+ * (N + 1), the two sizes interleaved. Runs against the built packages (`nx run-many -t build -p core
+ * session` first), as an application would. Peers (AI SDK 7, OpenAI Agents, LangGraph) are not installed here: compare against the
  * figures perf-anchors.md records for this machine class.
  */
-import {
-  createModelStream,
-  defineTool,
-  FinishReason,
-  type Message,
-  type Model,
-  type ModelChunk,
-  type ModelStream,
-  ParameterType,
-  toolCall,
-  ToolResult,
-  Usage,
-} from '../../libs/core/src/index.ts';
-import { AgentSession, bindTool, ToolCategory } from '../../libs/session/src/index.ts';
+import { openW1Session, runW1 } from './workload.ts';
 
 const RUNS = 20;
 const WARMUP_TURNS = 600;
 
-/** Answers turn k < turns with one add call, then 'done'; ignores the prompt. */
-class CounterModel implements Model {
-  readonly id = 'bench-counter';
-  readonly provider = 'bench';
-  readonly contextWindow = 0;
-  readonly maxOutputTokens = 0;
-  readonly rawOutputCapture = 'ENABLED' as const;
-  #turn = 0;
-
-  constructor(private readonly turns: number) {}
-
-  chatStream(
-    _messages: readonly Message[],
-    _tools?: unknown,
-    options?: { signal?: AbortSignal },
-  ): ModelStream {
-    const turn = this.#turn;
-    this.#turn += 1;
-    const turns = this.turns;
-    return createModelStream(async function* (): AsyncGenerator<ModelChunk> {
-      if (turn < turns) {
-        const call = toolCall(
-          `call-${turn}`,
-          'add',
-          JSON.parse(`{"a":${turn},"b":2}`) as Record<string, unknown>,
-        );
-        yield { type: 'ToolUseStart', callId: call.id, toolName: 'add' };
-        yield { type: 'ToolUseStop', toolCall: call };
-        yield {
-          type: 'MessageStop',
-          finishReason: FinishReason.TOOL_CALLS,
-          usage: Usage.of(10, 5),
-          metadata: {},
-        };
-      } else {
-        yield { type: 'TextDelta', text: 'done' };
-        yield { type: 'MessageStop', finishReason: FinishReason.STOP, usage: Usage.of(10, 1), metadata: {} };
-      }
-    }, options?.signal);
-  }
-
-  chat(): never {
-    throw new Error('the benchmark streams only');
-  }
-
-  async close(): Promise<void> {}
-}
-
-const add = defineTool({
-  name: 'add',
-  description: 'adds',
-  parameters: [
-    { name: 'a', type: ParameterType.NUMBER, required: true },
-    { name: 'b', type: ParameterType.NUMBER, required: true },
-  ],
-  execute: (args) => ToolResult.success(String(Number(args['a']) + Number(args['b']))),
-});
-
 async function heliosRun(turns: number): Promise<void> {
-  const session = await AgentSession.open({
-    model: new CounterModel(turns),
-    tools: [bindTool(add, ToolCategory.READ)],
-    limits: { maxTurns: turns + 10 },
-    traceListener: { onTrace: () => undefined },
-  });
+  const session = await openW1Session(turns);
   const events = session.events();
   const reading = (async () => {
     for await (const _event of events);
   })();
-  const result = await session.send('add things');
-  if (result.type !== 'Success' || result.result !== 'done') throw new Error(`W1 failed: ${result.type}`);
+  await runW1(session);
   await session.close();
   await reading;
 }
@@ -134,28 +58,48 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-async function measure(run: (turns: number) => Promise<void>, turns: number) {
-  for (let done = 0; done < WARMUP_TURNS; done += turns + 1) await run(turns);
-  const times: number[] = [];
-  const cpuStart = process.cpuUsage();
-  for (let i = 0; i < RUNS; i += 1) {
-    const start = performance.now();
-    await run(turns);
-    times.push(performance.now() - start);
+interface Measured {
+  readonly usPerTurn: number;
+  readonly cpuMsPerRun: number;
+}
+
+/**
+ * Median ms per run at each size, sizes interleaved round by round (each round ≈ the same number of
+ * turns per size), so drift in a shared machine's load hits every size alike instead of skewing the
+ * @200 ÷ @10 ratio.
+ */
+async function measure(run: (turns: number) => Promise<void>, sizes: readonly number[]): Promise<Measured[]> {
+  const largest = Math.max(...sizes);
+  for (const turns of sizes) for (let done = 0; done < WARMUP_TURNS; done += turns + 1) await run(turns);
+  const times = sizes.map((): number[] => []);
+  const cpu = sizes.map(() => 0);
+  for (let round = 0; round < RUNS; round += 1) {
+    for (const [index, turns] of sizes.entries()) {
+      for (let done = 0; done < largest; done += turns) {
+        const cpuStart = process.cpuUsage();
+        const start = performance.now();
+        await run(turns);
+        times[index]?.push(performance.now() - start);
+        const used = process.cpuUsage(cpuStart);
+        cpu[index] = (cpu[index] ?? 0) + used.user + used.system;
+      }
+    }
   }
-  const cpu = process.cpuUsage(cpuStart);
-  const ms = median(times);
-  return { ms, usPerTurn: (ms * 1000) / (turns + 1), cpuMsPerRun: (cpu.user + cpu.system) / 1000 / RUNS };
+  return sizes.map((turns, index) => {
+    const samples = times[index] ?? [];
+    return {
+      usPerTurn: (median(samples) * 1000) / (turns + 1),
+      cpuMsPerRun: (cpu[index] ?? 0) / 1000 / samples.length,
+    };
+  });
 }
 
 export default async function run(): Promise<{
   metrics: Record<string, number>;
   ratios: Record<string, number>;
 }> {
-  const floor200 = await measure(floorRun, 200);
-  const floor10 = await measure(floorRun, 10);
-  const helios200 = await measure(heliosRun, 200);
-  const helios10 = await measure(heliosRun, 10);
+  const [floor200, floor10] = (await measure(floorRun, [200, 10])) as [Measured, Measured];
+  const [helios200, helios10] = (await measure(heliosRun, [200, 10])) as [Measured, Measured];
   const round = (value: number): number => Math.round(value * 100) / 100;
   return {
     metrics: {

@@ -11,16 +11,18 @@ import {
   type OutputSchema,
   type SecretRegistry,
   type UserMessage,
+  isProgrammingError,
 } from '@helios/core';
 import { RunNotSuccessfulError, SessionClosedError, SteeringQueueFullError } from './errors.js';
 import { type EventStream } from './events/event-stream.js';
+import { endExecution, startExecution } from './execution/provider-lifecycle.js';
 import { executeRun } from './loop/run-loop.js';
 import { RunState } from './loop/run-state.js';
 import { SessionCore } from './loop/session-core.js';
 import { resolveOptions, type SessionOptions } from './options.js';
-import { isProgrammingError } from './programming-error.js';
 import { type QuestionRequest, type QuestionResponse } from './questions/question.js';
 import { type ResultMessage } from './result-message.js';
+import { within } from './within.js';
 
 export interface EventsOptions {
   /** Ends the stream when it aborts (the reader's own cancellation). */
@@ -38,13 +40,14 @@ export class AgentSession implements AsyncDisposable {
     core.onFatal = () => void this.close();
   }
 
-  /** Opens a session with no run. Throws InvalidArgumentError for invalid options (bad id, two tools with one name). */
-  static open(options: SessionOptions): Promise<AgentSession> {
-    try {
-      return Promise.resolve(new AgentSession(new SessionCore(resolveOptions(options))));
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+  /**
+   * Opens a session with no run and starts its execution provider. Throws InvalidArgumentError for
+   * invalid options (bad id, two tools with one name), SessionUnavailableError when the provider refuses.
+   */
+  static async open(options: SessionOptions): Promise<AgentSession> {
+    const core = new SessionCore(resolveOptions(options));
+    await startExecution(core);
+    return new AgentSession(core);
   }
 
   get sessionId(): string {
@@ -171,7 +174,7 @@ export class AgentSession implements AsyncDisposable {
     const core = this.#core;
     const { stopGraceMs } = core.options.limits;
     const deadline = Date.now() + stopGraceMs;
-    core.closed = true;
+    core.beginClosing();
     try {
       const next = core.next;
       core.next = undefined;
@@ -186,6 +189,10 @@ export class AgentSession implements AsyncDisposable {
     } catch (error) {
       const log = isProgrammingError(error) ? core.options.logger.error : core.options.logger.warn;
       log('session teardown failed', core.redaction.errorForLog(error));
+    }
+    try {
+      // The provider ends after the run and before the streams, on what is left of the same deadline.
+      await endExecution(core, deadline);
     } finally {
       core.hub.close();
     }
@@ -205,18 +212,6 @@ function toUserMessage(input: string | UserMessage): UserMessage {
     throw new InvalidArgumentError('a message needs non-blank text or an attachment');
   }
   return input;
-}
-
-/** Resolves true when `promise` settles within `ms`, false otherwise. */
-function within(promise: Promise<void>, ms: number): Promise<boolean> {
-  if (ms <= 0) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    void promise.then(() => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
 }
 
 /** The result of a run the session closed before it could start. */

@@ -1,8 +1,7 @@
-import { AssertionError } from 'node:assert';
-import { OutputSchema, toolCall, type ToolResult } from '@helios/core';
+import { defineTool, OutputSchema, toolCall, type ToolResult } from '@helios/core';
 import { ScriptedModel } from '@helios/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AgentSession, isProgrammingError, RunNotSuccessfulError, SerializedError } from './index.js';
+import { AgentSession, RunNotSuccessfulError, SerializedError } from './index.js';
 import { add, addTool, customTool, drain, readBinding, recordingLogger } from '../test/helpers.js';
 
 afterEach(() => {
@@ -10,27 +9,6 @@ afterEach(() => {
 });
 
 describe('unexpected programming errors', () => {
-  it('are non-Error throws, engine defect errors and assertions; TypeError and ordinary errors are not', () => {
-    for (const error of [
-      'text',
-      { code: 1 },
-      new ReferenceError('x'),
-      new SyntaxError('x'),
-      new EvalError('x'),
-      new RangeError('Maximum call stack size exceeded'),
-      new AssertionError({ message: 'x' }),
-    ]) {
-      expect(isProgrammingError(error), String(error)).toBe(true);
-    }
-    for (const error of [
-      new Error('x'),
-      new TypeError('fetch failed'),
-      new RunNotSuccessfulError({ type: 'Cancelled' } as never),
-    ]) {
-      expect(isProgrammingError(error)).toBe(false);
-    }
-  });
-
   it('from a tool: no further model or tool call, the run rejects with the same instance, the session closes', async () => {
     const bug = new ReferenceError('x is not defined');
     let toolCalls = 0;
@@ -55,6 +33,27 @@ describe('unexpected programming errors', () => {
       error: { kind: 'ReferenceError', message: 'x is not defined' },
     });
     await expect(session.send('again')).rejects.toThrow(/closed/);
+  });
+
+  it('from a defineTool tool: core lets the ReferenceError through to the session', async () => {
+    const bug = new ReferenceError('y is not defined');
+    const broken = defineTool({
+      name: 'broken',
+      description: 'broken',
+      parameters: [],
+      execute: () => {
+        throw bug;
+      },
+    });
+    const model = new ScriptedModel().thenToolCalls([toolCall('1', 'broken')]).thenText('never');
+    const session = await AgentSession.open({
+      model,
+      logger: recordingLogger(),
+      tools: [readBinding(broken)],
+    });
+    expect(await session.send('go').catch((error: unknown) => error)).toBe(bug);
+    expect(model.requests).toHaveLength(1);
+    await vi.waitFor(() => expect(session.closed).toBe(true));
   });
 
   it('from the model stream and from a hook, including non-Error throws', async () => {

@@ -46,3 +46,8 @@ export class RunCancelledError extends HeliosError {
 export class StreamIdleTimeoutError extends HeliosError {
   readonly code = 'STREAM_IDLE_TIMEOUT';
 }
+
+/** The session's execution provider refused the session (or failed) at open. */
+export class SessionUnavailableError extends HeliosError {
+  readonly code = 'SESSION_UNAVAILABLE';
+}

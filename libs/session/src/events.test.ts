@@ -28,14 +28,18 @@ describe('event streams', () => {
     expect(isControlEvent('AssistantText')).toBe(false);
   });
 
-  it('a full reader misses routine events at once, and sees a gap', () => {
+  it('a full reader misses routine events at once, and sees a gap (logged once per gap)', async () => {
     const logger = recordingLogger();
     const hub = new EventHub({ capacity: 2, controlWaitMs: 1000, logger });
     const stream = hub.open();
     for (let i = 0; i < 5; i += 1) expect(hub.publish(event('AssistantText', i))).toBeUndefined();
     expect(stream.buffered).toBe(2);
     expect(stream.missed).toBe(3);
-    expect(logger.lines.filter((line) => line.level === 'debug')).toHaveLength(3);
+    expect(logger.lines.filter((line) => line.level === 'debug')).toHaveLength(1);
+    await stream.next();
+    for (let i = 0; i < 3; i += 1) void hub.publish(event('AssistantText', i));
+    expect(stream.missed).toBe(5);
+    expect(logger.lines.filter((line) => line.level === 'debug')).toHaveLength(2);
   });
 
   it('a control event waits for room, and is delivered when the reader reads within 30 s', async () => {

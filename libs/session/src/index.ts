@@ -17,11 +17,16 @@ export {
   RunCancelledError,
   RunNotSuccessfulError,
   SessionClosedError,
+  SessionUnavailableError,
   SteeringQueueFullError,
   StreamIdleTimeoutError,
   UnknownQuestionError,
 } from './errors.js';
-export { isProgrammingError } from './programming-error.js';
+export {
+  type ExecutionProvider,
+  NOOP_EXECUTION_PROVIDER,
+  SessionStartOutcome,
+} from './execution/execution-provider.js';
 export { SessionLogger } from './logger.js';
 export { isValidSessionId, newSessionId } from './session-id.js';
 export { SerializedError } from './serialized-error.js';

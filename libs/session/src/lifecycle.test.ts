@@ -118,6 +118,17 @@ describe('AgentSession lifecycle', () => {
     await session.close();
   });
 
+  it('an interrupt before the first turn ends the run without a model call', async () => {
+    const model = new ScriptedModel().thenText('later');
+    const session = await AgentSession.open({ model, logger });
+    const pending = session.send('go');
+    expect(session.interrupt()).toBe(true);
+    expect(await pending).toMatchObject({ type: 'Cancelled', reason: 'interrupted' });
+    expect(model.requests).toHaveLength(0);
+    expect(await session.send('again')).toMatchObject({ type: 'Success', result: 'later' });
+    await session.close();
+  });
+
   it('answers unanswered tool calls with "not run" so the next run is provider-valid', async () => {
     const slow = readBinding({
       ...addTool,

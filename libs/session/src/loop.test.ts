@@ -116,6 +116,55 @@ describe('the loop', () => {
     await session.close();
   });
 
+  it('logs what a tool that ignored its timeout does later: a late result, a late failure', async () => {
+    vi.useFakeTimers();
+    const logger = recordingLogger();
+    const late = (
+      name: string,
+      settle: (resolve: (r: ToolResult) => void, reject: (e: Error) => void) => void,
+    ) =>
+      customTool(
+        name,
+        () => new Promise<ToolResult>((resolve, reject) => setTimeout(() => settle(resolve, reject), 2_000)),
+      );
+    const model = new ScriptedModel()
+      .thenToolCalls([toolCall('1', 'finisher'), toolCall('2', 'failer')])
+      .thenText('ok');
+    const session = await AgentSession.open({
+      model,
+      logger,
+      tools: [
+        bindTool(
+          late('finisher', (resolve) => resolve(ToolResult.success('late'))),
+          ToolCategory.READ,
+          { timeoutMs: 100 },
+        ),
+        bindTool(
+          late('failer', (_resolve, reject) => reject(new Error('late failure'))),
+          ToolCategory.READ,
+          { timeoutMs: 100 },
+        ),
+      ],
+    });
+    const pending = session.send('go');
+    await vi.advanceTimersByTimeAsync(200);
+    expect((await pending).type).toBe('Success');
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(logger.lines.map((line) => line.message)).toEqual(
+      expect.arrayContaining([
+        "tool 'finisher' finished after the session stopped waiting",
+        "tool 'failer' failed after the session stopped waiting",
+      ]),
+    );
+    await session.close();
+  });
+
+  it('refuses a binding with an unknown category or a non-positive timeout', () => {
+    const echo = customTool('echo', () => ToolResult.success('x'));
+    expect(() => bindTool(echo, 'MAGIC' as ToolCategory)).toThrow(/unknown tool category/);
+    expect(() => bindTool(echo, ToolCategory.READ, { timeoutMs: 0 })).toThrow(/timeoutMs/);
+  });
+
   it('appends a user message announcing tool attachments', async () => {
     const png = { type: 'InlineFile', data: new Uint8Array([1]), mimeType: 'image/png' } as const;
     const shot = customTool('shot', () => ToolResult.success('here', { attachments: [png] }));

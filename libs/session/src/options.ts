@@ -13,6 +13,7 @@ import {
   type TraceListener,
 } from '@helios/core';
 import { ContextCompactor } from './compaction.js';
+import { type ExecutionProvider, NOOP_EXECUTION_PROVIDER } from './execution/execution-provider.js';
 import { type Hook } from './hooks/hook.js';
 import { type ConcurrencyLimits, resolveConcurrency, resolveLimits, type SessionLimits } from './limits.js';
 import { SessionLogger } from './logger.js';
@@ -47,6 +48,8 @@ export interface SessionOptions {
   readonly logger?: SessionLogger;
   /** Events each reader may hold unread; default 256. */
   readonly eventBufferSize?: number;
+  /** Started at open, ended at close; default a no-op provider. */
+  readonly executionProvider?: ExecutionProvider;
 }
 
 export interface ResolvedOptions {
@@ -68,6 +71,7 @@ export interface ResolvedOptions {
   readonly traceDetail: TraceDetail | undefined;
   readonly logger: SessionLogger;
   readonly eventBufferSize: number;
+  readonly executionProvider: ExecutionProvider;
 }
 
 export function resolveOptions(options: SessionOptions): ResolvedOptions {
@@ -98,5 +102,6 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     traceDetail: options.traceDetail,
     logger: options.logger ?? SessionLogger.console(),
     eventBufferSize: bufferSize,
+    executionProvider: options.executionProvider ?? NOOP_EXECUTION_PROVIDER,
   });
 }

@@ -1,9 +1,13 @@
 import { CostCalculator, Pricing, type Trace, TraceDetail, toolCall, Usage } from '@helios/core';
 import { ScriptedModel } from '@helios/testing';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AgentSession, HookOutcome } from './index.js';
 import { add, addTool, readBinding, recordingLogger } from '../test/helpers.js';
 import { renderPrompt } from './tracing/run-trace.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('tracing', () => {
   it('hands one trace per run, before the run settles, with totals equal to the result', async () => {
@@ -76,6 +80,32 @@ describe('tracing', () => {
     expect(renderPrompt([{ role: 'tool', toolCallId: '1', toolName: 'add', content: '3' }])).toBe(
       '[tool add] 3',
     );
+  });
+
+  it('a hook span lasts as long as the deciding hook ran', async () => {
+    vi.useFakeTimers();
+    const traces: Trace[] = [];
+    const session = await AgentSession.open({
+      model: new ScriptedModel().thenToolCalls([add('1')]).thenText('done'),
+      logger: recordingLogger(),
+      tools: [readBinding(addTool)],
+      hooks: [
+        {
+          type: 'PostToolUse',
+          name: 'slow',
+          handle: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 40));
+            return HookOutcome.mutateResult('checked');
+          },
+        },
+      ],
+      traceListener: { onTrace: (trace) => void traces.push(trace) },
+    });
+    const result = session.send('go');
+    await vi.advanceTimersByTimeAsync(40);
+    expect((await result).type).toBe('Success');
+    await session.close();
+    expect(traces[0]?.spans.find((s) => s.kind === 'hook.slow')?.durationMs).toBe(40);
   });
 
   it('records a failed model attempt as a failed span', async () => {

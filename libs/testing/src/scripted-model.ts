@@ -195,7 +195,14 @@ export class ScriptedModel implements Model {
   }
 
   async *#play(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
-    this.#requests.push(request);
+    // A recorder keeps what it saw: models get the caller's live arrays (ModelRequest), so snapshot them.
+    this.#requests.push(
+      Object.freeze({
+        ...request,
+        messages: Object.freeze([...request.messages]),
+        tools: Object.freeze([...request.tools]),
+      }),
+    );
     const turn = this.#turns.shift();
     if (!turn) {
       throw new ScriptExhaustedError(

@@ -1,7 +1,7 @@
 /**
  * The JavaScript analogue of the JVM's `Error`: a failure that says the code itself is broken, not that
- * an operation failed. Such an error is never retried, never turned into a tool result, hook Continue or
- * terminal; it ends the session (see README, "Unexpected programming errors").
+ * an operation failed. Whoever runs work on someone's behalf (a tool wrapper, a retry loop, a session)
+ * never retries it and never turns it into a result; it lets the same instance through.
  *
  * The rule: a thrown value that is not an `Error` instance at all, or an Error whose class the engine
  * uses only for defects — `ReferenceError`, `SyntaxError`, `EvalError`, `RangeError` (stack overflow,

@@ -101,6 +101,7 @@ describe('createModel', () => {
     expect(requests).toHaveLength(0);
     await stream.next();
     expect(requests[0]).toMatchObject({ messages, tools: [tool] });
+    expect(requests[0]?.messages).toBe(messages); // passed through, never copied per turn
     await stream.close();
   });
 

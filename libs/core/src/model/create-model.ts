@@ -66,9 +66,10 @@ class SourcedModel implements Model {
     options: StreamOptions = {},
   ): ModelStream {
     if (this.#closing) throw new ModelClosedError(`model '${this.id}' is closed`);
+    // The caller's arrays, not copies: a copy per request is O(history) work on every turn.
     const request: ModelRequest = Object.freeze({
-      messages: Object.freeze([...messages]),
-      tools: Object.freeze([...tools]),
+      messages,
+      tools,
       ...(options.schema ? { schema: options.schema } : {}),
     });
     const stream = createModelStream(

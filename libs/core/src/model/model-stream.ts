@@ -3,7 +3,7 @@
  * sent before the caller pulls; `close()`/`return()` or the caller's AbortSignal abort the request at
  * any point without touching the model; a failed turn rejects `next()` with its error.
  */
-import { abortReason, isAbortError, raceAbort } from '../common/abort.js';
+import { abortReason, isAbortError } from '../common/abort.js';
 import { type ModelChunk } from './model-chunk.js';
 
 export interface ModelStream extends AsyncIterableIterator<ModelChunk> {
@@ -20,12 +20,18 @@ export type ChunkSource = (signal: AbortSignal) => AsyncIterable<ModelChunk>;
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
+// One reason for every close: a DOMException per close (with its stack) was a cost of every turn,
+// since a caller that stops at MessageStop closes a stream whose source has not ended yet.
+const CLOSED = new DOMException('model stream closed', 'AbortError');
+
 class LazyModelStream implements ModelStream {
   readonly #open: ChunkSource;
   readonly #callerSignal: AbortSignal | undefined;
   readonly #controller = new AbortController();
-  readonly #onCallerAbort = (): void => this.#controller.abort(this.#callerSignal?.reason);
+  readonly #onCallerAbort = (): void => this.#abort(this.#callerSignal?.reason);
   #source: AsyncIterator<ModelChunk> | undefined;
+  /** The pulls in flight, rejected by `#abort` (a listener per chunk was a cost of every turn). */
+  readonly #pulls = new Set<(reason: Error) => void>();
   #pending = 0;
   #closed = false;
   #finished = false;
@@ -54,13 +60,13 @@ class LazyModelStream implements ModelStream {
     if (this.#finished) return DONE;
     if (this.#callerSignal?.aborted) {
       this.#finish();
-      this.#controller.abort(this.#callerSignal.reason);
+      this.#abort(this.#callerSignal.reason);
       throw abortReason(this.#callerSignal);
     }
     this.#source ??= this.#open(this.#controller.signal)[Symbol.asyncIterator]();
     this.#pending += 1;
     try {
-      const result = await raceAbort(this.#source.next(), this.#controller.signal);
+      const result = await this.#pull(this.#source);
       if (result.done === true) {
         this.#finish();
         return DONE;
@@ -86,7 +92,7 @@ class LazyModelStream implements ModelStream {
     const wasFinished = this.#finished;
     this.#finish();
     if (wasFinished && this.#pending === 0) return;
-    this.#controller.abort(new DOMException('model stream closed', 'AbortError'));
+    this.#abort(CLOSED);
     const ending = this.#source?.return?.();
     if (ending === undefined) return;
     // A pull still in flight holds the source; its own abort ends it, so do not wait on it here.
@@ -96,6 +102,33 @@ class LazyModelStream implements ModelStream {
     }
     await ending.catch((error: unknown) => {
       if (!isAbortError(error)) throw error;
+    });
+  }
+
+  /** Aborts the source's signal and rejects the pulls in flight with its reason. */
+  #abort(reason: unknown): void {
+    const signal = this.#controller.signal;
+    if (signal.aborted) return;
+    this.#controller.abort(reason);
+    for (const reject of this.#pulls) reject(abortReason(signal));
+  }
+
+  /** The source's next chunk, or the abort reason as soon as the stream is aborted. */
+  #pull(source: AsyncIterator<ModelChunk>): Promise<IteratorResult<ModelChunk>> {
+    const signal = this.#controller.signal;
+    if (signal.aborted) return Promise.reject(abortReason(signal));
+    return new Promise((resolve, reject) => {
+      this.#pulls.add(reject);
+      source.next().then(
+        (result) => {
+          this.#pulls.delete(reject);
+          resolve(result);
+        },
+        (error: unknown) => {
+          this.#pulls.delete(reject);
+          reject(error as Error);
+        },
+      );
     });
   }
 

@@ -23,7 +23,11 @@ export interface StructuredChatOptions<T> extends ChatOptions {
   readonly schema: OutputSchema<T>;
 }
 
-/** Everything a provider sends for one turn. */
+/**
+ * Everything a provider sends for one turn. `messages` and `tools` are the caller's own arrays, readonly
+ * by contract and never copied (a copy per turn would be O(history)): the caller leaves them unchanged
+ * until the stream ends, and a provider that keeps a request beyond that copies what it keeps.
+ */
 export interface ModelRequest {
   readonly messages: readonly Message[];
   readonly tools: readonly ToolDefinition[];
@@ -40,7 +44,10 @@ export interface Model {
   readonly maxOutputTokens: number;
   readonly rawOutputCapture: RawOutputCapturePolicy;
 
-  /** One turn as chunks. Nothing is sent before the first pull. */
+  /**
+   * One turn as chunks. Nothing is sent before the first pull. `messages` and `tools` are read, not
+   * copied: leave them unchanged until the stream ends (see ModelRequest).
+   */
   chatStream(
     messages: readonly Message[],
     tools?: readonly ToolDefinition[],

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { inlineFile } from '../model/attachments.js';
 import { SecretRegistry } from '../secrets/secret-registry.js';
@@ -83,6 +83,37 @@ describe('defineTool', () => {
     );
   });
 
+  it('lets programming errors through as the same instance, never as a result', async () => {
+    const bug = new ReferenceError('x is not defined');
+    const broken = defineTool({
+      name: 'b',
+      description: '',
+      parameters: [],
+      execute: () => {
+        throw bug;
+      },
+    });
+    await expect(broken.execute({}, ToolContext.noop())).rejects.toBe(bug);
+    const offByOne = defineTool({
+      name: 'o',
+      description: '',
+      parameters: [],
+      execute: async () => Promise.reject(new RangeError('Invalid array length')),
+    });
+    await expect(offByOne.execute({}, ToolContext.noop())).rejects.toBeInstanceOf(RangeError);
+    const network = defineTool({
+      name: 'n',
+      description: '',
+      parameters: [],
+      execute: () => {
+        throw new TypeError('fetch failed');
+      },
+    });
+    expect((await network.execute({}, ToolContext.noop())).output).toBe(
+      'Tool execution failed: fetch failed',
+    );
+  });
+
   it('lets non-Error throws and cancellations through', async () => {
     const odd = defineTool({
       name: 'odd',
@@ -120,6 +151,7 @@ describe('defineTool', () => {
   });
 
   it('aborts at the deadline', async () => {
+    vi.useFakeTimers();
     const context = ToolContext.create(SessionContext.forTesting(), 20);
     const slow = defineTool({
       name: 'slow',
@@ -127,7 +159,10 @@ describe('defineTool', () => {
       parameters: [],
       execute: () => new Promise<ToolResult>(() => undefined),
     });
-    await expect(slow.execute({}, context)).rejects.toMatchObject({ name: 'TimeoutError' });
+    const running = expect(slow.execute({}, context)).rejects.toMatchObject({ name: 'TimeoutError' });
+    await vi.advanceTimersByTimeAsync(20);
+    await running;
+    vi.useRealTimers();
   });
 
   it('refuses a blank name', () => {

@@ -1,11 +1,13 @@
 /**
  * A tool the model can call: its definition (name, description, JSON Schema of its arguments) and its
  * executor. `execute` checks the arguments, runs the executor once and turns an ordinary Error into a
- * failed result the model sees; cancellation and non-Error throws pass through untouched, so the
- * caller's abort still reads as an abort.
+ * failed result the model sees; cancellation and programming errors (`isProgrammingError`: non-Error
+ * throws, ReferenceError, assertion failures, …) pass through untouched, so the caller's abort still
+ * reads as an abort and a broken tool reaches whoever runs it instead of becoming model input.
  */
 import { z } from 'zod';
 import { isAbortError, raceAbort, throwIfAborted } from '../common/abort.js';
+import { isProgrammingError } from '../common/programming-error.js';
 import { requireNonBlank } from '../common/validate.js';
 import { describeFieldError, type FieldError, type JsonSchema } from '../schema/json-schema.js';
 import { compileJsonSchema } from '../schema/schema-validator.js';
@@ -105,12 +107,12 @@ async function runTool(
     );
   }
   try {
-    return await raceAbort(
-      Promise.resolve().then(() => executor(checked.value, context)),
-      context.signal,
-    );
+    const answer = executor(checked.value, context);
+    // A synchronous answer needs no race with the signal (and no listener on it, which costs more
+    // than a small tool's whole call).
+    return answer instanceof Promise ? await raceAbort(answer, context.signal) : answer;
   } catch (error) {
-    if (context.signal.aborted || isAbortError(error) || !(error instanceof Error)) throw error;
+    if (context.signal.aborted || isAbortError(error) || isProgrammingError(error)) throw error;
     return ToolResult.failure('Tool execution failed', error);
   }
 }

@@ -27,6 +27,7 @@ describe('TraceRecorder', () => {
     time.advance(30);
     call.end();
     call.end(); // ending twice records once
+    call.attribute('late', 'ignored');
     const tool = recorder.span(toolSpanKind('Read'));
     time.advance(5);
     tool.fail('file not found');
@@ -72,6 +73,15 @@ describe('TraceRecorder', () => {
       status: 'ERROR',
       error: 'max-tokens',
     });
+  });
+
+  it('back-dates a span to a start time read from its clock', () => {
+    const time = clock();
+    const recorder = new TraceRecorder({ name: 'run', now: time.now });
+    const startTime = recorder.now();
+    time.advance(12);
+    recorder.span(hookSpanKind('audit'), startTime).end();
+    expect(recorder.finish().spans[0]).toMatchObject({ startTime: 1000, endTime: 1012, durationMs: 12 });
   });
 
   it('fails spans still open at the end', () => {

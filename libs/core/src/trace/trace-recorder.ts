@@ -40,11 +40,12 @@ export class SpanRecorder {
     detail: TraceDetail,
     now: () => number,
     onEnd: (span: Span) => void,
+    startTime: number = now(),
   ) {
     this.#detail = detail;
     this.#now = now;
     this.#onEnd = onEnd;
-    this.#startTime = now();
+    this.#startTime = startTime;
   }
 
   get ended(): boolean {
@@ -52,7 +53,7 @@ export class SpanRecorder {
   }
 
   attribute(key: string, value: string): this {
-    this.#attributes[key] = value;
+    if (!this.#ended) this.#attributes[key] = value; // an ended span's attributes are frozen into it
     return this;
   }
 
@@ -98,7 +99,7 @@ export class SpanRecorder {
         ...(error === undefined ? {} : { error }),
         usage: this.#usage,
         cost: this.#cost,
-        attributes: Object.freeze({ ...this.#attributes }),
+        attributes: Object.freeze(this.#attributes), // the recorder is done with it: no copy
         ...(this.#input === undefined ? {} : { input: this.#input }),
         ...(this.#output === undefined ? {} : { output: this.#output }),
       }),
@@ -122,11 +123,26 @@ export class TraceRecorder {
     this.#startTime = this.#now();
   }
 
-  span(kind: SpanKind): SpanRecorder {
-    const recorder = new SpanRecorder(kind, this.#detail, this.#now, (span) => {
-      this.#open.delete(recorder);
-      this.#spans.push(span);
-    });
+  /** The recorder's clock, for a caller that learns only afterwards whether work deserves a span. */
+  now(): number {
+    return this.#now();
+  }
+
+  /**
+   * Opens a span. `startTime` (from `now()`) back-dates it, so work that turns out to deserve a span
+   * (a hook that decided) gets its real duration without a span opened for every attempt.
+   */
+  span(kind: SpanKind, startTime?: number): SpanRecorder {
+    const recorder = new SpanRecorder(
+      kind,
+      this.#detail,
+      this.#now,
+      (span) => {
+        this.#open.delete(recorder);
+        this.#spans.push(span);
+      },
+      startTime,
+    );
     this.#open.add(recorder);
     return recorder;
   }

@@ -39,6 +39,8 @@ export class EventStream
   /** The reader gave up the stream. */
   #closed = false;
   #missed = 0;
+  /** Missing routine events since the buffer was last read. */
+  #inGap = false;
 
   constructor(config: EventStreamConfig) {
     this.#config = config;
@@ -76,8 +78,14 @@ export class EventStream
       return undefined;
     }
     if (!control) {
+      // Logged once per gap, not per event: a stalled reader would otherwise cost a string per event.
+      if (!this.#inGap) {
+        this.#inGap = true;
+        this.#config.logger.debug(
+          `event reader full: missing events from ${event.type} of run ${event.runId}`,
+        );
+      }
       this.#missed += 1;
-      this.#config.logger.debug(`event reader full: missed ${event.type} of run ${event.runId}`);
       return undefined;
     }
     return new Promise<void>((resolve) => {
@@ -96,6 +104,7 @@ export class EventStream
 
   next(): Promise<IteratorResult<QueryEvent, undefined>> {
     if (this.#size > 0) {
+      this.#inGap = false;
       const event = this.#take();
       this.#admitWaiter();
       return Promise.resolve({ done: false, value: event });

@@ -3,7 +3,7 @@
  * an outcome the phase does not honour, or an ordinary thrown Error all let the next hook speak; an
  * unexpected programming error propagates and ends the session.
  */
-import { isProgrammingError } from '../programming-error.js';
+import { isProgrammingError } from '@helios/core';
 import { type SessionLogger } from '../logger.js';
 import {
   DEFAULT_HOOK_PRIORITY,
@@ -20,6 +20,8 @@ import { type HookOutcome, type HookOutcomeKind } from './hook-outcome.js';
 export interface HookDecision {
   readonly hookName: string;
   readonly outcome: HookOutcome;
+  /** When the deciding hook was invoked, on the caller's clock (0 without one). */
+  readonly startTime: number;
 }
 
 /** Which outcomes each deciding phase acts on; any other outcome counts as Continue. */
@@ -35,6 +37,8 @@ export const HONOURED: Readonly<Record<Exclude<HookPhase, 'OnStreamEvent'>, Read
 };
 
 export type DecidingPhase = keyof typeof HONOURED;
+
+const NO_HOOKS: readonly Hook[] = Object.freeze([]);
 
 export class HookRegistry {
   readonly #byPhase = new Map<HookPhase, Hook[]>();
@@ -55,7 +59,7 @@ export class HookRegistry {
   }
 
   of<P extends HookPhase>(phase: P): readonly HookOf<P>[] {
-    return (this.#byPhase.get(phase) ?? []) as HookOf<P>[];
+    return (this.#byPhase.get(phase) ?? NO_HOOKS) as HookOf<P>[];
   }
 
   has(phase: HookPhase): boolean {
@@ -71,9 +75,12 @@ export async function decide<P extends DecidingPhase>(
   invoke: (hook: HookOf<P>, context: HookContext) => HookReturn,
   logger: SessionLogger,
   redactForLog: (error: unknown) => unknown,
+  clock?: () => number,
 ): Promise<HookDecision | undefined> {
   for (const hook of hooks) {
     let outcome: HookOutcome | undefined;
+    // Read per hook, so a traced decision spans the deciding hook alone.
+    const startTime = clock ? clock() : 0;
     try {
       outcome = await invoke(hook, context);
     } catch (error) {
@@ -89,7 +96,7 @@ export async function decide<P extends DecidingPhase>(
       logger.warn(`hook ${hookName(hook)} returned ${outcome.type}, which ${phaseName(phase)} ignores`);
       continue;
     }
-    return { hookName: hookName(hook), outcome };
+    return { hookName: hookName(hook), outcome, startTime };
   }
   return undefined;
 }

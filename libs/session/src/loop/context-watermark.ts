@@ -3,10 +3,9 @@
  * ContextWarning (re-armed by a compaction or a history swap); at 95 % the compactor runs, framed by
  * PreCompact and PostCompact hooks, and a strictly shorter history is swapped in (ContextEdited).
  */
-import { CostEstimate, Usage } from '@helios/core';
+import { CostEstimate, Usage, isProgrammingError } from '@helios/core';
 import { ContextCompactor } from '../compaction.js';
 import { effectiveContextTokens } from '../limits.js';
-import { isProgrammingError } from '../programming-error.js';
 import { type Verdict } from '../result-message.js';
 import { type RunState } from './run-state.js';
 import { type SessionCore } from './session-core.js';

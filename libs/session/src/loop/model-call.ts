@@ -10,13 +10,14 @@ import {
   IncompleteStreamError,
   type MessageStop,
   type ModelChunk,
+  type ModelStream,
   type SpanRecorder,
   type ToolCall,
   TraceDetail,
   TransientStreamError,
+  isProgrammingError,
 } from '@helios/core';
 import { StreamIdleTimeoutError } from '../errors.js';
-import { isProgrammingError } from '../programming-error.js';
 import { renderPrompt } from '../tracing/run-trace.js';
 import { type RunState } from './run-state.js';
 import { type SessionCore } from './session-core.js';
@@ -99,14 +100,14 @@ async function streamOnce(core: SessionCore, run: RunState, attempt: number): Pr
   if (span && core.options.traceDetail === TraceDetail.VERBOSE) {
     span.content({ input: core.redaction.text(renderPrompt(core.history)) });
   }
-  const controller = new AbortController();
-  const onRunAbort = (): void => controller.abort(run.signal.reason);
-  run.signal.addEventListener('abort', onRunAbort, { once: true });
   const idleMs = limits.streamIdleTimeoutMs;
-  const idle = setTimeout(
-    () => controller.abort(new StreamIdleTimeoutError(`no chunk from the model for ${idleMs} ms`)),
-    idleMs,
-  );
+  let stream: ModelStream | undefined;
+  let idleFired = false;
+  // Closing the stream is how the idle ceiling aborts it: the run's signal goes to the model as is.
+  const idle = setTimeout(() => {
+    idleFired = true;
+    void stream?.close();
+  }, idleMs);
   let content = '';
   let thinking: string | undefined;
   const toolCalls: ToolCall[] = [];
@@ -114,8 +115,8 @@ async function streamOnce(core: SessionCore, run: RunState, attempt: number): Pr
   let stop: MessageStop | undefined;
   try {
     const schema = run.schema ?? core.options.outputSchema;
-    const stream = model.chatStream(core.history, core.toolDefinitions(), {
-      signal: controller.signal,
+    stream = model.chatStream(core.history, core.toolDefinitions(), {
+      signal: run.signal,
       ...(schema ? { schema } : {}),
     });
     for await (const chunk of stream) {
@@ -127,14 +128,12 @@ async function streamOnce(core: SessionCore, run: RunState, attempt: number): Pr
     }
     if (!stop) throw new IncompleteStreamError('model stream ended without a MessageStop chunk');
   } catch (caught) {
-    const error =
-      controller.signal.reason instanceof StreamIdleTimeoutError ? controller.signal.reason : caught;
+    const error = idleFired ? new StreamIdleTimeoutError(`no chunk from the model for ${idleMs} ms`) : caught;
     if (isProgrammingError(error)) throw error;
     failSpan(span, core, error);
     return { ok: false, error };
   } finally {
     clearTimeout(idle);
-    run.signal.removeEventListener('abort', onRunAbort);
   }
   const cost = core.options.costCalculator.cost(model.id, stop.usage);
   run.addUsage(stop.usage, cost);

@@ -4,9 +4,8 @@
  * emits RunEnded — all before the run's promise settles. An unexpected programming error rejects the
  * promise with that same error instead, and the session closes.
  */
-import { type Citation, Message, SessionContext, type ToolMessage } from '@helios/core';
+import { type Citation, Message, SessionContext, type ToolMessage, isProgrammingError } from '@helios/core';
 import { RunCancelledError } from '../errors.js';
-import { isProgrammingError } from '../programming-error.js';
 import { describeResult, type ResultMessage, type Verdict } from '../result-message.js';
 import { SerializedError } from '../serialized-error.js';
 import { newRunTrace } from '../tracing/run-trace.js';

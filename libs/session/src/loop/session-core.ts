@@ -7,16 +7,18 @@ import {
   hookSpanKind,
   InvalidArgumentError,
   Message,
+  SessionContext,
   type ToolDefinition,
   toolDefinition,
+  isProgrammingError,
 } from '@helios/core';
+import { SessionClosedError } from '../errors.js';
 import { EventHub } from '../events/event-hub.js';
 import { CONTROL_EVENT_WAIT_MS } from '../events/event-stream.js';
 import { type HookContext, type HookOf, type HookReturn, phaseName } from '../hooks/hook.js';
 import { type DecidingPhase, decide, type HookDecision, HookRegistry } from '../hooks/hook-runner.js';
 import { type ResolvedOptions } from '../options.js';
 import { permissionHook } from '../permissions/permission-hook.js';
-import { isProgrammingError } from '../programming-error.js';
 import { type EventFields, type QueryEvent } from '../query-event.js';
 
 type ControlFields = EventFields<Extract<QueryEvent, { type: 'RunEnded' | 'QuestionAsked' | 'Error' }>>;
@@ -45,6 +47,10 @@ export class SessionCore {
   current: RunState | undefined;
   next: RunState | undefined;
   closed = false;
+  /** The provider accepted the session and has not been ended. */
+  executionStarted = false;
+  /** Made on first use: a session whose provider never looks (the no-op default) holds no signal. */
+  #execution: { readonly controller: AbortController; readonly context: SessionContext } | undefined;
   /** The first unexpected programming error; boxed because any value can be thrown. */
   fatal: { readonly error: unknown } | undefined;
   /** Set by AgentSession: closes the session after a fatal error. */
@@ -82,6 +88,22 @@ export class SessionCore {
     this.hooks = new HookRegistry([permissionHook(this), ...options.hooks]);
     this.slots = new ToolSlots(options.concurrency);
     if (options.systemPrompt !== undefined) this.append(Message.system(options.systemPrompt));
+  }
+
+  /** The execution provider's view of the session; its signal fires when the session starts closing. */
+  get executionContext(): SessionContext {
+    if (!this.#execution) {
+      const controller = new AbortController();
+      const context = SessionContext.create(this.sessionId, controller.signal, this.options.secrets);
+      this.#execution = { controller, context };
+    }
+    return this.#execution.context;
+  }
+
+  /** Close has begun: fires the execution context's signal, if anyone holds it. */
+  beginClosing(): void {
+    this.closed = true;
+    this.#execution?.controller.abort(new SessionClosedError(`session ${this.sessionId} is closed`));
   }
 
   /** Tools offered to the model this turn. */
@@ -160,13 +182,20 @@ export class SessionCore {
   ): Promise<HookDecision | undefined> {
     const hooks = this.hooks.of(phase);
     if (hooks.length === 0) return undefined;
-    const decision = await decide(hooks, phase, this.hookContext(run), invoke, this.options.logger, (error) =>
-      this.redaction.errorForLog(error),
+    const trace = run.trace;
+    const decision = await decide(
+      hooks,
+      phase,
+      this.hookContext(run),
+      invoke,
+      this.options.logger,
+      (error) => this.redaction.errorForLog(error),
+      trace ? () => trace.now() : undefined,
     );
     this.throwIfFatal();
     if (decision) {
-      run.trace
-        ?.span(hookSpanKind(decision.hookName))
+      trace
+        ?.span(hookSpanKind(decision.hookName), decision.startTime)
         .attribute('phase', phaseName(phase))
         .attribute('outcome', decision.outcome.type)
         .end();

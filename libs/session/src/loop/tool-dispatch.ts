@@ -4,8 +4,14 @@
  * cancellation or at its deadline; if it ignores it, the session stops waiting, and whatever the tool
  * does later is logged (or ends the session, if it is an unexpected programming error).
  */
-import { isAbortError, type ToolCall, type ToolContext, ToolResult, type SessionContext } from '@helios/core';
-import { isProgrammingError } from '../programming-error.js';
+import {
+  isAbortError,
+  type ToolCall,
+  ToolContext,
+  ToolResult,
+  type SessionContext,
+  isProgrammingError,
+} from '@helios/core';
 import { type RunState } from './run-state.js';
 import { type SessionCore } from './session-core.js';
 
@@ -24,26 +30,18 @@ export async function dispatchTool(
   const binding = core.bindings.get(call.name);
   if (!binding) return ToolResult.failure(`tool not found: ${call.name}`);
   const timeoutMs = binding.timeoutMs ?? core.options.limits.toolTimeoutDefaultMs;
-  const controller = new AbortController();
-  const onRunAbort = (): void => controller.abort(run.signal.reason);
-  run.signal.addEventListener('abort', onRunAbort, { once: true });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new DOMException(`tool '${call.name}' timed out`, 'TimeoutError'));
-  }, timeoutMs);
-  const context: ToolContext = Object.freeze({
-    signal: controller.signal,
-    deadline: Date.now() + timeoutMs,
-    sessionContext,
-  });
+  // Fires on the run's cancellation or at the deadline; disposing it clears the timer and the listener.
+  let fire: () => void = () => undefined;
+  const aborted = new Promise<void>((resolve) => (fire = resolve));
+  const context = ToolContext.create(sessionContext, timeoutMs, Date.now(), () => fire());
+  const timedOut = (): boolean => ToolContext.timedOut(context);
   let settled = false;
   try {
     let release: () => void;
     try {
-      release = await core.slots.for(binding.category).acquire(controller.signal);
+      release = await core.slots.for(binding.category).acquire(context.signal);
     } catch {
-      return timedOut ? timeoutResult(call.name, timeoutMs) : cancelledResult(call.name, run);
+      return timedOut() ? timeoutResult(call.name, timeoutMs) : cancelledResult(call.name, run);
     }
     const running = Promise.resolve().then(() => binding.tool.execute(call.arguments, context));
     running.then(
@@ -63,7 +61,7 @@ export async function dispatchTool(
         }
       },
     );
-    const ending = await race(running, controller.signal, () => timedOut);
+    const ending = await race(running, aborted, context.signal, timedOut);
     switch (ending.kind) {
       case 'result':
         return ending.result;
@@ -85,8 +83,7 @@ export async function dispatchTool(
     }
   } finally {
     settled = true;
-    clearTimeout(timer);
-    run.signal.removeEventListener('abort', onRunAbort);
+    context[Symbol.dispose](); // explicit: `using` compiles to helper allocations on every call
   }
 }
 
@@ -98,23 +95,21 @@ function cancelledResult(name: string, run: RunState): ToolResult {
   return ToolResult.failure(`tool '${name}' cancelled: ${run.cancelReason()}`);
 }
 
-/** The tool's own ending, or the moment its signal fires, whichever comes first. */
-function race(running: Promise<ToolResult>, signal: AbortSignal, timedOut: () => boolean): Promise<Ending> {
+/** The tool's own ending, or the moment its signal fires (`aborted`), whichever comes first. */
+function race(
+  running: Promise<ToolResult>,
+  aborted: Promise<void>,
+  signal: AbortSignal,
+  timedOut: () => boolean,
+): Promise<Ending> {
   const fired = (): Ending => (timedOut() ? { kind: 'timeout' } : { kind: 'cancelled' });
-  if (signal.aborted) return Promise.resolve(fired());
-  return new Promise<Ending>((resolve) => {
-    const onAbort = (): void => resolve(fired());
-    signal.addEventListener('abort', onAbort, { once: true });
+  return Promise.race([
+    aborted.then(fired),
     running.then(
-      (result) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve({ kind: 'result', result });
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        // A tool that honours its signal rejects with an AbortError: that is the timeout or cancel itself.
-        resolve(signal.aborted && !isProgrammingError(error) ? fired() : { kind: 'threw', error });
-      },
-    );
-  });
+      (result): Ending => ({ kind: 'result', result }),
+      // A tool that honours its signal rejects with an AbortError: that is the timeout or cancel itself.
+      (error: unknown): Ending =>
+        signal.aborted && !isProgrammingError(error) ? fired() : { kind: 'threw', error },
+    ),
+  ]);
 }

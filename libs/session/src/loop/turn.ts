@@ -10,9 +10,9 @@ import {
   type SessionContext,
   StructuredOutputParseError,
   Usage,
+  isProgrammingError,
 } from '@helios/core';
 import { type TurnResponse } from '../hooks/hook.js';
-import { isProgrammingError } from '../programming-error.js';
 import { SerializedError } from '../serialized-error.js';
 import { StopReason, stopReasonOf } from '../stop-reason.js';
 import { type Verdict } from '../result-message.js';

@@ -3,10 +3,9 @@
  * DENY blocks; ASK raises a `perm-…` question whose answer approves exactly this call; a cancelled
  * question blocks. Text that reaches the question carries the arguments, so it is redacted.
  */
-import { newId, type ToolCall } from '@helios/core';
+import { newId, type ToolCall, isProgrammingError } from '@helios/core';
 import { type Hook, type HookContext } from '../hooks/hook.js';
 import { HookOutcome } from '../hooks/hook-outcome.js';
-import { isProgrammingError } from '../programming-error.js';
 import {
   PERMISSION_QUESTION_PREFIX,
   type QuestionRequest,

@@ -2,7 +2,7 @@
  * A run's trace when the session has a TraceListener; nothing at all otherwise, so an untraced session
  * pays no recording cost. Content is recorded redacted and kept only under VERBOSE (TraceRecorder).
  */
-import { type Message, type SpanKind, type SpanRecorder, TraceDetail, TraceRecorder } from '@helios/core';
+import { type Message, TraceDetail, TraceRecorder } from '@helios/core';
 
 export function newRunTrace(
   detail: TraceDetail | undefined,
@@ -17,10 +17,6 @@ export function newRunTrace(
     runId,
     modelId,
   });
-}
-
-export function openSpan(trace: TraceRecorder | undefined, kind: SpanKind): SpanRecorder | undefined {
-  return trace?.span(kind);
 }
 
 /** The prompt as a VERBOSE span records it: one line per message, role first. */

@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SessionContext, ToolContext } from './tool-context.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('ToolContext', () => {
+  it('fires at the deadline under fake timers, with a TimeoutError', () => {
+    vi.useFakeTimers();
+    const context = ToolContext.create(SessionContext.forTesting(), 1_000);
+    vi.advanceTimersByTime(999);
+    expect(context.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(context.signal.reason).toMatchObject({ name: 'TimeoutError' });
+    expect(ToolContext.timedOut(context)).toBe(true);
+  });
+
+  it("fires with the session's own reason when the session is cancelled", () => {
+    const session = new AbortController();
+    const context = ToolContext.create(SessionContext.create('s', session.signal), 60_000);
+    const reason = new Error('interrupted');
+    session.abort(reason);
+    expect(context.signal.reason).toBe(reason);
+    expect(ToolContext.timedOut(context)).toBe(false);
+    const late = ToolContext.create(SessionContext.create('s', session.signal), 60_000);
+    expect(late.signal.reason).toBe(reason);
+    late[Symbol.dispose]();
+  });
+
+  it('dispose releases the deadline and the session link', () => {
+    vi.useFakeTimers();
+    const session = new AbortController();
+    {
+      using context = ToolContext.create(SessionContext.create('s', session.signal), 10);
+      expect(vi.getTimerCount()).toBe(1);
+      void context;
+    }
+    expect(vi.getTimerCount()).toBe(0);
+    const kept = ToolContext.create(SessionContext.create('s', session.signal), 10);
+    kept[Symbol.dispose]();
+    session.abort(new Error('later'));
+    vi.advanceTimersByTime(10);
+    expect(kept.signal.aborted).toBe(false);
+  });
+});

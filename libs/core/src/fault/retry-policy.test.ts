@@ -66,6 +66,19 @@ describe('RetryPolicy', () => {
     expect(operation).toHaveBeenCalledTimes(1);
   });
 
+  it('never retries a programming error, and throws that same instance', async () => {
+    const bug = new ReferenceError('x is not defined');
+    let calls = 0;
+    const policy = new RetryPolicy({ maxAttempts: 5, retryOn: () => true });
+    await expect(
+      policy.execute(async () => {
+        calls += 1;
+        throw bug;
+      }),
+    ).rejects.toBe(bug);
+    expect(calls).toBe(1);
+  });
+
   it('never retries an AbortError', async () => {
     const operation = vi.fn().mockRejectedValue(new DOMException('stop', 'AbortError'));
     await expect(fast().execute(operation)).rejects.toMatchObject({ name: 'AbortError' });

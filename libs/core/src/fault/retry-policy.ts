@@ -4,6 +4,7 @@
  * retry; any other thrown value propagates untouched.
  */
 import { delay, isAbortError, throwIfAborted } from '../common/abort.js';
+import { isProgrammingError } from '../common/programming-error.js';
 import { requirePositiveInteger } from '../common/validate.js';
 import { Backoff } from './backoff.js';
 import { RetryExhaustedError } from './fault-errors.js';
@@ -54,7 +55,14 @@ export class RetryPolicy {
       try {
         return await operation(signal);
       } catch (error) {
-        if (!(error instanceof Error) || signal.aborted || isAbortError(error) || !this.#retryOn(error)) {
+        // A programming error is a bug, not a transient fault: retrying only repeats it.
+        if (
+          !(error instanceof Error) ||
+          signal.aborted ||
+          isAbortError(error) ||
+          isProgrammingError(error) ||
+          !this.#retryOn(error)
+        ) {
           throw error;
         }
         if (attempt >= this.maxAttempts) throw new RetryExhaustedError(attempt, error);

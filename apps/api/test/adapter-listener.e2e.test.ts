@@ -97,9 +97,6 @@ describe('the adapter listener', () => {
     expect(await send(`${url}/evaluate`, 'POST', auth(`${tokens.adapter}x`), '{}')).toEqual(unauthorized);
     expect(await send(`${url}/evidence`, 'POST', auth(tokens.adapter), '{}')).toEqual(unauthorized);
     expect((await send(`${url}/evidence`, 'POST', auth(tokens.sdk), '{}')).status).toBe(200);
-    expect(
-      (await send(`${url}/session/s1/state`, 'GET', { authorization: `Bearer ${tokens.sdk}` })).status,
-    ).toBe(200);
   });
 
   it('parses JSON only after authentication', async () => {

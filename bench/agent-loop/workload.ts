@@ -11,6 +11,7 @@ import {
   type ModelChunk,
   type ModelStream,
   ParameterType,
+  type Tool,
   toolCall,
   ToolResult,
   Usage,
@@ -27,6 +28,11 @@ export class CounterModel implements Model {
   #turn = 0;
 
   constructor(private readonly turns: number) {}
+
+  /** Model calls so far (the benchmark checks every run made turns + 1). */
+  get calls(): number {
+    return this.#turn;
+  }
 
   chatStream(
     _messages: readonly Message[],
@@ -65,15 +71,23 @@ export class CounterModel implements Model {
   async close(): Promise<void> {}
 }
 
-export const add = defineTool({
-  name: 'add',
-  description: 'adds',
-  parameters: [
-    { name: 'a', type: ParameterType.NUMBER, required: true },
-    { name: 'b', type: ParameterType.NUMBER, required: true },
-  ],
-  execute: (args) => ToolResult.success(String(Number(args['a']) + Number(args['b']))),
-});
+/** The `add` tool; `onCall` (if given) runs on every execution, so a benchmark can count them. */
+export function addTool(onCall?: () => void): Tool {
+  return defineTool({
+    name: 'add',
+    description: 'adds',
+    parameters: [
+      { name: 'a', type: ParameterType.NUMBER, required: true },
+      { name: 'b', type: ParameterType.NUMBER, required: true },
+    ],
+    execute: (args) => {
+      onCall?.();
+      return ToolResult.success(String(Number(args['a']) + Number(args['b'])));
+    },
+  });
+}
+
+export const add = addTool();
 
 /** A session over the W1 model with the add tool, a trace listener and the default permission policy. */
 export function openW1Session(turns: number, options: Partial<SessionOptions> = {}): Promise<AgentSession> {

@@ -1,0 +1,34 @@
+/**
+ * Helios: one session per run with the W1 model, a trace listener, the default permission policy and
+ * one event reader. The tool is defined once per process, as an application would (defining one costs
+ * about half a millisecond, which would swamp a 10-turn run).
+ */
+import { bindTool, ToolCategory } from '@helios/session';
+import { type W1Outcome } from '../outcome.ts';
+import { addTool, CounterModel, openW1Session } from '../workload.ts';
+
+let toolCalls = 0;
+const tools = [
+  bindTool(
+    addTool(() => void (toolCalls += 1)),
+    ToolCategory.READ,
+  ),
+];
+
+export async function run(turns: number): Promise<W1Outcome> {
+  toolCalls = 0;
+  const model = new CounterModel(turns);
+  const session = await openW1Session(turns, { model, tools });
+  const events = session.events();
+  const reading = (async () => {
+    for await (const _event of events);
+  })();
+  const result = await session.send('add things');
+  await session.close();
+  await reading;
+  return {
+    modelCalls: model.calls,
+    toolCalls,
+    text: result.type === 'Success' ? result.result : result.type,
+  };
+}

@@ -42,7 +42,7 @@ describe('the governance adapter API', () => {
       {
         ...config,
         database: { ...config.database, ...target.database },
-        governance: { policy: file, sweepIntervalMs: 100 },
+        governance: { policy: file, sweepIntervalMs: 100, limits: { maxToolInputBytes: 64, maxOrigins: 2 } },
       },
       { HELIO_ADAPTER_TOKEN: ADAPTER, HELIO_SDK_TOKEN: SDK },
     );
@@ -184,6 +184,23 @@ describe('the governance adapter API', () => {
     expect(await post('/evaluate', { tool: { name: 't' }, metadata: { agent_id: 'a' } })).toMatchObject({
       status: 400,
       body: { error: 'reserved_metadata_key' },
+    });
+  });
+
+  it('enforces the configured caps at n and n + 1', async () => {
+    // {"a":"…"} is 8 bytes plus the string: 56 characters fill the 64-byte cap exactly.
+    expect((await post('/evaluate', { tool: { name: 'ls' }, arguments: { a: 'x'.repeat(56) } })).status).toBe(
+      200,
+    );
+    expect(await post('/evaluate', { tool: { name: 'ls' }, arguments: { a: 'x'.repeat(57) } })).toEqual({
+      status: 413,
+      body: { error: 'tool_input_too_large' },
+    });
+    // The default origin is the first; a second is admitted, a third refused.
+    expect((await post('/evaluate', { origin: 'second', tool: { name: 'ls' } })).status).toBe(200);
+    expect(await post('/evaluate', { origin: 'third', tool: { name: 'ls' } })).toEqual({
+      status: 400,
+      body: { error: 'origin_limit_exceeded' },
     });
   });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 const port = z.number().int().min(0).max(65535);
+const positiveInt = z.number().int().positive();
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /** PostgreSQL connection URL; parsed here so a typo fails at start, not at the first query. */
@@ -47,6 +48,24 @@ export const configSchema = z.strictObject({
       policy: z.string().min(1).optional(),
       /** How often unaudited evaluations past their TTL are expired into audit records. */
       sweepIntervalMs: z.number().int().min(100).max(3_600_000).default(5_000),
+      /**
+       * Bounded-growth caps of the adapter API; unset ones keep the seed's defaults (32 origins, 1,024
+       * tools per origin, 64 KiB tool_input, 4 KiB metadata, 10,000 / 64 MiB pending evaluations, 50,000
+       * sender keys, 16 evidence entries of 64 KiB).
+       */
+      limits: z
+        .strictObject({
+          maxOrigins: positiveInt.optional(),
+          maxToolsPerOrigin: positiveInt.optional(),
+          maxToolInputBytes: positiveInt.optional(),
+          maxMetadataBytes: positiveInt.optional(),
+          maxPendingEvaluations: positiveInt.optional(),
+          maxPendingBytes: positiveInt.optional(),
+          maxSenderKeys: positiveInt.optional(),
+          maxEvidenceEntries: positiveInt.optional(),
+          maxEvidenceBytes: positiveInt.optional(),
+        })
+        .prefault({}),
     })
     .prefault({}),
 });

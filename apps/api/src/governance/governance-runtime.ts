@@ -84,6 +84,9 @@ export async function startGovernance(
       audit,
       evidence,
     },
+    limits: Object.fromEntries(
+      Object.entries(config.governance.limits).filter(([, value]) => value !== undefined),
+    ),
   });
 
   const sdk = policy.document.sdk;

@@ -1,6 +1,7 @@
 /**
  * `/evaluate` over HTTP, 50 connections, the Helios adapter listener (real engine, in-memory stores)
  * against a bare Fastify route that parses the same body and returns a fixed decision, in the same run.
+ * A third server, the listener with a fixed answer, separates the transport's cost from the engine's.
  * Each server runs in its own process so its CPU time can be read from /proc; autocannon drives both
  * from this process. Targets (issue 5): server CPU per request ≤ 1.5× bare Fastify's, req/s ≥ 0.6×,
  * p99 ≤ 5 ms.
@@ -22,6 +23,8 @@ const BODY = JSON.stringify({
   metadata: { channel_id: 'c1', sender_id: 'u1' },
 });
 
+type Mode = 'helios' | 'listener' | 'bare';
+
 interface Measured {
   readonly requestsPerSecond: number;
   readonly p99Ms: number;
@@ -35,7 +38,7 @@ function cpuMicros(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-async function startServer(mode: 'helios' | 'bare'): Promise<{ child: ChildProcess; url: string }> {
+async function startServer(mode: Mode): Promise<{ child: ChildProcess; url: string }> {
   const script = fileURLToPath(new URL('./server.ts', import.meta.url));
   // `--import tsx` runs the server in this very process (the tsx CLI would add a wrapper process).
   const child = spawn(process.execPath, ['--import', 'tsx', script, mode], {
@@ -53,7 +56,7 @@ async function startServer(mode: 'helios' | 'bare'): Promise<{ child: ChildProce
   return { child, url };
 }
 
-async function measure(mode: 'helios' | 'bare'): Promise<Measured> {
+async function measure(mode: Mode): Promise<Measured> {
   const { child, url } = await startServer(mode);
   try {
     const fire = (duration: number) =>
@@ -82,6 +85,7 @@ async function measure(mode: 'helios' | 'bare'): Promise<Measured> {
 
 export default async function run(): Promise<BenchResult> {
   const bare = await measure('bare');
+  const listener = await measure('listener');
   const helios = await measure('helios');
   if (helios.non2xx > 0) throw new Error(`Helios answered ${helios.non2xx} requests with a non-2xx status`);
   return {
@@ -92,12 +96,17 @@ export default async function run(): Promise<BenchResult> {
       'helios p99 ms': helios.p99Ms,
       'bare server CPU µs/req': bare.cpuUsPerRequest,
       'helios server CPU µs/req': helios.cpuUsPerRequest,
+      'listener-only (fixed answer) req/s': listener.requestsPerSecond,
+      'listener-only server CPU µs/req': listener.cpuUsPerRequest,
     },
     ratios: {
       'helios/bare CPU per request (≤ 1.5)': Number(
         (helios.cpuUsPerRequest / bare.cpuUsPerRequest).toFixed(2),
       ),
       'helios/bare req/s (≥ 0.6)': Number((helios.requestsPerSecond / bare.requestsPerSecond).toFixed(2)),
+      'listener-only/bare CPU per request': Number(
+        (listener.cpuUsPerRequest / bare.cpuUsPerRequest).toFixed(2),
+      ),
     },
   };
 }

@@ -65,7 +65,28 @@ async function bare(): Promise<string> {
   return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }
 
-const url = process.argv[2] === 'bare' ? await bare() : await helios();
+/** The adapter listener (Origin check, auth, JSON, schema) with a fixed answer: the transport's own cost. */
+async function listenerOnly(): Promise<string> {
+  const listener = await startAdapterListener({
+    host: '127.0.0.1',
+    port: 0,
+    tokens: { adapter: TOKEN, sdk: `${TOKEN}-sdk` },
+    handler: async () => ({
+      status: 200,
+      body: {
+        evaluation_id: 'fixed',
+        decision: 'allow',
+        reason: 'fixed',
+        matched_rule: null,
+        matched_rule_index: null,
+      },
+    }),
+  });
+  return listener.url;
+}
+
+const mode = process.argv[2];
+const url = mode === 'bare' ? await bare() : mode === 'listener' ? await listenerOnly() : await helios();
 process.stdout.write(`LISTENING ${url}\n`);
 // Exit through process.exit so `--cpu-prof` can write its profile when the benchmark stops us.
 process.on('SIGTERM', () => process.exit(0));

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { ADAPTER_ROUTES, type AdapterHandler, type RouteSpec } from './adapter-routes.js';
-import { bearerToken, tokenMatches, type AdapterTokens } from './adapter-tokens.js';
+import { ADAPTER_ROUTES, type AdapterHandler, type RouteSpec, type TokenScope } from './adapter-routes.js';
+import { bearerToken, tokenDigest, tokenMatches, type AdapterTokens } from './adapter-tokens.js';
 
 export interface AdapterListenerOptions {
   readonly host: string;
@@ -49,12 +49,16 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
 
+  const digests: Readonly<Record<TokenScope, Buffer>> = {
+    adapter: tokenDigest(options.tokens.adapter),
+    sdk: tokenDigest(options.tokens.sdk),
+  };
   app.get('/healthz', async () => ({ status: 'ok' }));
   for (const spec of ADAPTER_ROUTES) {
     app.route({
       method: spec.method,
       url: spec.url,
-      preValidation: async (request, reply) => authenticate(request, reply, spec, options.tokens),
+      preValidation: async (request, reply) => authenticate(request, reply, spec, digests),
       handler: async (request, reply) => route(request, reply, spec, options.handler),
     });
   }
@@ -72,10 +76,10 @@ async function authenticate(
   request: FastifyRequest,
   reply: FastifyReply,
   spec: RouteSpec,
-  tokens: AdapterTokens,
+  digests: Readonly<Record<TokenScope, Buffer>>,
 ): Promise<FastifyReply | undefined> {
   const presented = bearerToken(request.headers.authorization);
-  if (!tokenMatches(presented, tokens[spec.scope])) return reply.code(401).send({ error: 'Unauthorized' });
+  if (!tokenMatches(presented, digests[spec.scope])) return reply.code(401).send({ error: 'Unauthorized' });
   return undefined;
 }
 

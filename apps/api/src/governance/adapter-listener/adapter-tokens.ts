@@ -32,12 +32,18 @@ export function resolveTokens(env: NodeJS.ProcessEnv, announce: (line: string) =
   return { adapter: tokens.adapter as string, sdk: tokens.sdk as string };
 }
 
-/** Constant-time: both sides are hashed first, so neither length nor content leaks through timing. */
-export function tokenMatches(presented: string | undefined, expected: string): boolean {
+/** SHA-256 of a token; the expected side is hashed once, at start. */
+export function tokenDigest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+/**
+ * Constant-time: the presented token is hashed to the expected digest's fixed length first, so neither
+ * its length nor its content leaks through timing.
+ */
+export function tokenMatches(presented: string | undefined, expectedDigest: Buffer): boolean {
   if (presented === undefined) return false;
-  const a = createHash('sha256').update(presented).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
+  return timingSafeEqual(tokenDigest(presented), expectedDigest);
 }
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */

@@ -11,7 +11,7 @@ import { fromMicroUnits, toMicroUnits } from '../util/money.js';
 import { type BlockReason } from './audit-record.js';
 import { auditPayloadHash } from './audit-payload-hash.js';
 import { enforceDeadlines } from './expiry.js';
-import { buildRecord } from './record-builder.js';
+import { buildRecord, pendingRecordFields } from './record-builder.js';
 import { failure, type AuditResult } from './results.js';
 import { appendRecord, nowIso, type ServiceContext } from './service-context.js';
 import { budgetBlock } from './wire-blocks.js';
@@ -90,28 +90,11 @@ async function finalize(context: ServiceContext, request: AuditRequest): Promise
   }
   const evidence = await populateEvidence(context, request, entry);
 
-  const createdAtIso = nowIso(context);
   const record = buildRecord({
-    id: entry.auditRecordId,
-    timestampIso: entry.timestampIso,
-    createdAtIso,
-    environment: context.policy.environment,
-    origin: entry.origin,
-    agentId: entry.agentId,
-    sessionId: entry.sessionId,
-    toolName: entry.toolName,
-    toolInput: entry.toolInput,
-    metadata: entry.metadata,
-    policyDecision: entry.action,
+    ...pendingRecordFields(entry, ticket, context.policy.environment, nowIso(context)),
     blockReason: auditBlockReason(entry, ticket, ran),
-    matchedRule: entry.matchedRuleName,
-    matchedRuleIndex: entry.matchedRuleIndex,
     evidenceChain: chain,
-    flaggedDestructive: entry.flaggedDestructive,
-    dryRun: false,
     recordKind: 'tool_call',
-    approvalStatus: ticket?.status ?? null,
-    approvedBy: ticket?.resolvedBy ?? null,
     upstreamResponse: request.result ?? null,
     upstreamError: request.status === 'error' ? (request.error ?? 'tool call failed') : null,
     upstreamLatencyMs: request.duration_ms ?? null,

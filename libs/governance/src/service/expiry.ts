@@ -5,7 +5,7 @@
  */
 import { type ApprovalTicket } from '../stores/approval-ticket-store.js';
 import { type PendingEvaluation } from '../stores/pending-evaluation-store.js';
-import { buildRecord } from './record-builder.js';
+import { buildRecord, pendingRecordFields } from './record-builder.js';
 import { appendRecord, nowIso, type ServiceContext } from './service-context.js';
 
 /** Applies crossed deadlines; returns the entry's state afterwards. Call under the evaluation's lock. */
@@ -55,29 +55,12 @@ async function expire(context: ServiceContext, entry: PendingEvaluation): Promis
   if (ticket?.denialReason !== undefined) {
     chain['approval'] = { ticket_id: ticket.id, denial_reason: ticket.denialReason };
   }
-  const createdAtIso = nowIso(context);
   const record = buildRecord({
-    id: entry.auditRecordId,
-    timestampIso: entry.timestampIso,
-    createdAtIso,
-    environment: context.policy.environment,
-    origin: entry.origin,
-    agentId: entry.agentId,
-    sessionId: entry.sessionId,
-    toolName: entry.toolName,
-    toolInput: entry.toolInput,
-    metadata: entry.metadata,
-    policyDecision: entry.action,
+    ...pendingRecordFields(entry, ticket, context.policy.environment, nowIso(context)),
     // Expiry is a bypass/tamper signal, not a block.
     blockReason: null,
-    matchedRule: entry.matchedRuleName,
-    matchedRuleIndex: entry.matchedRuleIndex,
     evidenceChain: chain,
-    flaggedDestructive: entry.flaggedDestructive,
-    dryRun: false,
     recordKind: 'evaluation_expired',
-    approvalStatus: ticket?.status ?? null,
-    approvedBy: ticket?.resolvedBy ?? null,
   });
   await appendRecord(context, record);
   await stores.pending.finalize({

@@ -1,4 +1,6 @@
 /** Builds audit records for the adapter door (S:): upstream/timing columns are fixed by the seed. */
+import { type ApprovalTicket } from '../stores/approval-ticket-store.js';
+import { type PendingEvaluation } from '../stores/pending-evaluation-store.js';
 import { type AuditRecord, type BlockReason, type RecordKind } from './audit-record.js';
 
 export interface RecordFields {
@@ -68,4 +70,32 @@ export function isEnforcement(record: AuditRecord): boolean {
     record.blockReason !== null ||
     record.approvalStatus !== null
   );
+}
+
+/** The fields every record that finalizes a pending evaluation copies from it (audit and expiry alike). */
+export function pendingRecordFields(
+  entry: PendingEvaluation,
+  ticket: ApprovalTicket | undefined,
+  environment: string | undefined,
+  createdAtIso: string,
+) {
+  return {
+    id: entry.auditRecordId,
+    timestampIso: entry.timestampIso,
+    createdAtIso,
+    environment,
+    origin: entry.origin,
+    agentId: entry.agentId,
+    sessionId: entry.sessionId,
+    toolName: entry.toolName,
+    toolInput: entry.toolInput,
+    metadata: entry.metadata,
+    policyDecision: entry.action,
+    matchedRule: entry.matchedRuleName,
+    matchedRuleIndex: entry.matchedRuleIndex,
+    flaggedDestructive: entry.flaggedDestructive,
+    dryRun: false,
+    approvalStatus: ticket?.status ?? null,
+    approvedBy: ticket?.resolvedBy ?? null,
+  } satisfies Partial<RecordFields>;
 }

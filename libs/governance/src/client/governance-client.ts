@@ -107,26 +107,11 @@ export class GovernanceClient {
 
   /** POST /evaluate. Blocks (`decision: 'deny'`) on anything but a recognised server decision. */
   async evaluate(request: EvaluateRequest): Promise<EvaluateOutcome> {
-    const answer = await this.#post('/evaluate', request);
-    if (answer.type !== 'answered') return { ...answer, decision: 'deny' };
-    if (answer.status !== 200) return { ...this.#unexpected(answer.status), decision: 'deny' };
-    const parsed = evaluateResponseSchema.safeParse(answer.json);
-    if (!parsed.success) return { ...this.#invalidShape(parsed.error, answer.status), decision: 'deny' };
-    const body = parsed.data;
-    const decision = body.decision;
-    if (!isKnownDecision(decision)) return unrecognized(body.evaluation_id, decision);
-    const response = { ...body, decision };
-    if (response.decision === 'require_approval' && response.approval !== undefined) {
-      this.#track(response.evaluation_id, response.approval.id);
+    const outcome = await this.#decide('/evaluate', request, evaluateResponseSchema, isKnownDecision);
+    if (outcome.type === 'decided' && outcome.decision === 'require_approval' && outcome.response.approval) {
+      this.#track(outcome.evaluationId, outcome.response.approval.id);
     }
-    return {
-      type: 'decided',
-      failClosed: false,
-      decision: response.decision,
-      evaluationId: response.evaluation_id,
-      reason: response.reason,
-      response,
-    };
+    return outcome;
   }
 
   /**
@@ -167,23 +152,47 @@ export class GovernanceClient {
   }
 
   /** POST /install-scan. Blocks (`decision: 'deny'`) on anything but a recognised allow/deny. */
-  async installScan(request: InstallScanRequest): Promise<InstallScanOutcome> {
-    const answer = await this.#post('/install-scan', request);
+  installScan(request: InstallScanRequest): Promise<InstallScanOutcome> {
+    return this.#decide('/install-scan', request, installScanResponseSchema, isInstallDecision);
+  }
+
+  /**
+   * The path /evaluate and /install-scan share: a 200 whose body has the route's shape and whose
+   * decision is one `known` accepts; anything else is a blocking outcome.
+   */
+  async #decide<B extends { evaluation_id: string; decision: string; reason: string }, D extends string>(
+    path: string,
+    request: unknown,
+    schema: z.ZodType<B>,
+    known: (decision: string) => decision is D,
+  ): Promise<
+    | {
+        readonly type: 'decided';
+        readonly failClosed: false;
+        readonly decision: D;
+        readonly evaluationId: string;
+        readonly reason: string;
+        readonly response: B & { readonly decision: D };
+      }
+    | UnrecognizedDecision
+    | (Rejected & { readonly decision: 'deny' })
+    | (FailClosed & { readonly decision: 'deny' })
+  > {
+    const answer = await this.#post(path, request);
     if (answer.type !== 'answered') return { ...answer, decision: 'deny' };
     if (answer.status !== 200) return { ...this.#unexpected(answer.status), decision: 'deny' };
-    const parsed = installScanResponseSchema.safeParse(answer.json);
+    const parsed = schema.safeParse(answer.json);
     if (!parsed.success) return { ...this.#invalidShape(parsed.error, answer.status), decision: 'deny' };
     const body = parsed.data;
     const decision = body.decision;
-    if (!isInstallDecision(decision)) return unrecognized(body.evaluation_id, decision);
-    const response = { ...body, decision };
+    if (!known(decision)) return unrecognized(body.evaluation_id, decision);
     return {
       type: 'decided',
       failClosed: false,
-      decision: response.decision,
-      evaluationId: response.evaluation_id,
-      reason: response.reason,
-      response,
+      decision,
+      evaluationId: body.evaluation_id,
+      reason: body.reason,
+      response: { ...body, decision },
     };
   }
 

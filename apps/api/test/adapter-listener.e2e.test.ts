@@ -97,6 +97,14 @@ describe('the adapter listener', () => {
     expect(await send(`${url}/evaluate`, 'POST', auth(`${tokens.adapter}x`), '{}')).toEqual(unauthorized);
     expect(await send(`${url}/evidence`, 'POST', auth(tokens.adapter), '{}')).toEqual(unauthorized);
     expect((await send(`${url}/evidence`, 'POST', auth(tokens.sdk), '{}')).status).toBe(200);
+    expect(await send(`${url}/context`, 'POST', auth(tokens.adapter), '{}')).toEqual(unauthorized);
+    expect((await send(`${url}/context`, 'POST', auth(tokens.sdk), '{}')).status).toBe(200);
+    const state = `${url}/session/s1/state`;
+    expect(await send(state, 'GET', { authorization: `Bearer ${tokens.adapter}` })).toEqual(unauthorized);
+    expect(await send(state, 'GET', { authorization: `Bearer ${tokens.sdk}` })).toEqual({
+      status: 200,
+      body: { got: { route: 'session-state', params: { session_id: 's1' } } },
+    });
   });
 
   it('parses JSON only after authentication', async () => {

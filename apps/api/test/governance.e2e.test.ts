@@ -160,6 +160,43 @@ describe('the governance adapter API', () => {
     expect((await post('/evaluate', call)).body.decision).toBe('allow');
   });
 
+  it('stores context and reads a session state back through the SDK routes', async () => {
+    const get = async (path: string, token = SDK) => {
+      const res = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const context = { session_id: 's4', key: 'ticket', value: { id: 'T-1' } };
+    expect(await post('/context', context)).toEqual({ status: 401, body: { error: 'Unauthorized' } });
+    expect(await post('/context', context, SDK)).toEqual({ status: 201, body: { ok: true } });
+    const invalid = await post('/context', { session_id: ' ', key: 'k' }, SDK);
+    expect(invalid).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect((invalid.body.issues as { path: string }[]).map((i) => i.path).sort()).toEqual([
+      'session_id',
+      'value',
+    ]);
+    await post('/evidence', { session_id: 's4', tool_name: 'lookup', evidence_key: 'recipient', evidence_data: 1 }, SDK);
+    const send = await post('/evaluate', { session_id: 's4', tool: { name: 'send' } });
+    await post('/audit', { evaluation_id: send.body.evaluation_id, status: 'success' });
+
+    expect((await get('/session/s4/state', ADAPTER)).status).toBe(401);
+    const state = await get('/session/s4/state');
+    expect(state).toMatchObject({
+      status: 200,
+      body: {
+        session_id: 's4',
+        evidence: [{ evidence_key: 'recipient', evidence_data: 1, tool_name: 'lookup' }],
+        context: { ticket: { id: 'T-1' } },
+        completed_tools: ['send'],
+      },
+    });
+    const long = 'z'.repeat(300);
+    expect(await get(`/session/${long}/state`)).toEqual({
+      status: 200,
+      body: { session_id: long, evidence: [], context: {}, completed_tools: [] },
+    });
+    expect(await get('/session/%20/state')).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+  });
+
   it('scans installs observationally when no install rules exist', async () => {
     expect(
       await post('/install-scan', { origin: 'openclaw', package: { name: 'left-pad', source: 'npm' } }),

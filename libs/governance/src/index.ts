@@ -36,6 +36,9 @@ export {
   type EvidenceStore,
   type EvidenceWrite,
   type EvidencePutOutcome,
+  type EvidenceEntryView,
+  type SessionStateView,
+  type SessionStoreCaps,
 } from './stores/evidence-store.js';
 export type * from './stores/tool-baseline-store.js';
 export { type AuditSink, type AuditDelivery } from './stores/audit-sink.js';

@@ -51,7 +51,7 @@ export const configSchema = z.strictObject({
       /**
        * Bounded-growth caps of the adapter API; unset ones keep the seed's defaults (32 origins, 1,024
        * tools per origin, 64 KiB tool_input, 4 KiB metadata, 10,000 / 64 MiB pending evaluations, 50,000
-       * sender keys, 16 evidence entries of 64 KiB).
+       * sender keys, 16 evidence entries of 64 KiB, 10,000 sessions / 64 MiB in the session store).
        */
       limits: z
         .strictObject({
@@ -64,6 +64,8 @@ export const configSchema = z.strictObject({
           maxSenderKeys: positiveInt.optional(),
           maxEvidenceEntries: positiveInt.optional(),
           maxEvidenceBytes: positiveInt.optional(),
+          maxSessions: positiveInt.optional(),
+          maxSessionBytes: positiveInt.optional(),
         })
         .prefault({}),
     })

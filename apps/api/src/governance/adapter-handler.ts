@@ -1,6 +1,7 @@
 import { compileJsonSchema } from '@helios/core';
 import {
   type AuditRequest,
+  type ContextRequest,
   type EvaluateRequest,
   type EvidenceRequest,
   type GovernanceService,
@@ -15,9 +16,9 @@ import {
 import { REQUEST_SCHEMAS } from './request-schemas.js';
 
 /**
- * Connects the listener to the engine: the body is checked against its route's compiled schema
- * (400 `invalid_request` listing every problem), then handed to the service, whose `{ status, body }`
- * goes to the wire as it is.
+ * Connects the listener to the engine: the body (for GET routes, the path parameters) is checked
+ * against its route's compiled schema (400 `invalid_request` listing every problem), then handed to
+ * the service, whose `{ status, body }` goes to the wire as it is.
  */
 export function adapterHandler(service: GovernanceService): AdapterHandler {
   const validators = Object.fromEntries(
@@ -25,7 +26,7 @@ export function adapterHandler(service: GovernanceService): AdapterHandler {
   ) as Record<AdapterRoute, ReturnType<typeof compileJsonSchema>>;
 
   return async ({ route, body, params }): Promise<AdapterReply> => {
-    const issues = validators[route](body);
+    const issues = validators[route](route === 'session-state' ? params : body);
     if (issues.length > 0) return { status: 400, body: { error: 'invalid_request', issues } };
     switch (route) {
       case 'evaluate':
@@ -38,6 +39,10 @@ export function adapterHandler(service: GovernanceService): AdapterHandler {
         return service.resolveApproval(params.id ?? '', body as ResolveApprovalRequest);
       case 'evidence':
         return service.putEvidence(body as EvidenceRequest);
+      case 'context':
+        return service.putContext(body as ContextRequest);
+      case 'session-state':
+        return service.sessionState(params.session_id ?? '');
       default: {
         const unknown: never = route;
         throw new Error(`unrouted adapter route ${String(unknown)}`);

@@ -10,6 +10,8 @@ import { type AdapterRoute } from './adapter-listener/adapter-routes.js';
 const text = { type: 'string', minLength: 1, maxLength: 1024 } as const;
 const optionalId = { type: ['string', 'null'], maxLength: 256 } as const;
 const metadata = { type: ['object', 'null'] } as const;
+/** SDK routes name a session explicitly: whitespace-only is no session. */
+const sessionId = { ...text, pattern: '\\S' } as const;
 
 const evaluate: JsonSchema = {
   type: 'object',
@@ -85,17 +87,33 @@ const evidence: JsonSchema = {
   type: 'object',
   required: ['session_id', 'tool_name', 'evidence_key', 'evidence_data'],
   properties: {
-    session_id: { ...text, pattern: '\\S' },
+    session_id: sessionId,
     tool_name: text,
     evidence_key: text,
     ttl_seconds: { type: 'integer', minimum: 1 },
   },
 };
 
+const context: JsonSchema = {
+  type: 'object',
+  required: ['session_id', 'key', 'value'],
+  properties: { session_id: sessionId, key: { ...text, maxLength: 256 } },
+};
+
+/** GET /session/:session_id/state has no body: its path parameters are what is checked. */
+const sessionStateParams: JsonSchema = {
+  type: 'object',
+  required: ['session_id'],
+  properties: { session_id: sessionId },
+};
+
+/** What each route validates: the JSON body, or for GET routes the path parameters. */
 export const REQUEST_SCHEMAS: Readonly<Record<AdapterRoute, JsonSchema>> = {
   evaluate,
   audit,
   'install-scan': installScan,
   'approval-resolve': resolveApproval,
   evidence,
+  context,
+  'session-state': sessionStateParams,
 };

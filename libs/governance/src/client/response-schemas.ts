@@ -113,6 +113,7 @@ const evidenceOutcomeSchema: z.ZodType<EvidenceOutcome> = z.object({
       'no_session',
       'evidence_unavailable',
       'closed',
+      'session_capacity_exhausted',
     ])
     .optional(),
 });

@@ -26,8 +26,15 @@ export interface GovernanceLimits {
   readonly maxSenderKeys: number;
   /** Evidence entries accepted per /audit; the excess is reported `too_many`. */
   readonly maxEvidenceEntries: number;
-  /** Serialized `evidence_data` per entry; larger entries are reported `too_large`. */
+  /**
+   * Serialized `evidence_data` per entry (larger /audit entries are reported `too_large`, a larger
+   * POST /evidence is 413 evidence_too_large) and `value` per POST /context (413 context_too_large).
+   */
   readonly maxEvidenceBytes: number;
+  /** Distinct sessions holding evidence, context or tool history (503 session_capacity_exhausted). */
+  readonly maxSessions: number;
+  /** Serialized bytes of all stored evidence, context and tool history (503 session_capacity_exhausted). */
+  readonly maxSessionBytes: number;
 }
 
 export const DEFAULT_GOVERNANCE_LIMITS: GovernanceLimits = Object.freeze({
@@ -40,6 +47,8 @@ export const DEFAULT_GOVERNANCE_LIMITS: GovernanceLimits = Object.freeze({
   maxSenderKeys: 50_000,
   maxEvidenceEntries: 16,
   maxEvidenceBytes: 64 * KiB,
+  maxSessions: 10_000,
+  maxSessionBytes: 64 * MiB,
 });
 
 const cap = z.number().int().positive();
@@ -54,6 +63,8 @@ const limitsSchema = z
     maxSenderKeys: cap,
     maxEvidenceEntries: cap,
     maxEvidenceBytes: cap,
+    maxSessions: cap,
+    maxSessionBytes: cap,
   })
   .partial()
   .strict();

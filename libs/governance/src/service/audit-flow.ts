@@ -13,7 +13,7 @@ import { auditPayloadHash } from './audit-payload-hash.js';
 import { enforceDeadlines } from './expiry.js';
 import { buildRecord, pendingRecordFields } from './record-builder.js';
 import { failure, type AuditResult } from './results.js';
-import { appendRecord, nowIso, type ServiceContext } from './service-context.js';
+import { appendRecord, nowIso, sessionStoreCaps, type ServiceContext } from './service-context.js';
 import { budgetBlock } from './wire-blocks.js';
 import { type AuditRequest, type EvidenceOutcome } from './wire-types.js';
 import { type PlannedCharge } from './limit-planning.js';
@@ -86,7 +86,13 @@ async function finalize(context: ServiceContext, request: AuditRequest): Promise
   }
 
   if (ran && stores.evidence !== undefined && entry.sessionId !== null) {
-    await stores.evidence.recordToolCall(entry.sessionId, entry.toolName, request.status === 'success', now);
+    await stores.evidence.recordToolCall(
+      entry.sessionId,
+      entry.toolName,
+      request.status === 'success',
+      now,
+      sessionStoreCaps(context),
+    );
   }
   const evidence = await populateEvidence(context, request, entry);
 
@@ -249,9 +255,10 @@ async function populateEvidence(
         entry.sessionId,
         { key, data: item.evidence_data, toolName: entry.toolName, ttlSeconds: item.ttl_seconds },
         context.clock.now(),
+        sessionStoreCaps(context),
       );
       if (stored === 'stored') outcomes.push({ evidence_key: key, stored: true });
-      else refuse(stored);
+      else refuse(stored === 'capacity_exhausted' ? 'session_capacity_exhausted' : stored);
     }
   }
   return outcomes;

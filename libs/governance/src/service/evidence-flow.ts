@@ -5,7 +5,7 @@
  */
 import { jsonByteLength } from '../util/canonical-json.js';
 import { failure, type EvidenceResult } from './results.js';
-import { type ServiceContext } from './service-context.js';
+import { sessionStoreCaps, type ServiceContext } from './service-context.js';
 import { type EvidenceRequest } from './wire-types.js';
 
 const LISTED_KEYS = 20;
@@ -43,7 +43,9 @@ export async function putEvidence(
       ttlSeconds: request.ttl_seconds,
     },
     context.clock.now(),
+    sessionStoreCaps(context),
   );
   if (outcome === 'closed') return failure(503, { error: 'sideband_shutting_down' });
+  if (outcome === 'capacity_exhausted') return failure(503, { error: 'session_capacity_exhausted' });
   return { type: 'stored', status: 201, body: { ok: true } };
 }

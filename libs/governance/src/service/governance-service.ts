@@ -13,16 +13,20 @@ import { evaluateCall } from './evaluate-flow.js';
 import { putEvidence } from './evidence-flow.js';
 import { expireDue } from './expiry.js';
 import { installScan } from './install-scan-flow.js';
+import { putContext, sessionState } from './session-flow.js';
 import {
   type AuditResult,
+  type ContextResult,
   type EvaluateResult,
   type EvidenceResult,
   type InstallScanResult,
   type ResolveApprovalResult,
+  type SessionStateResult,
 } from './results.js';
 import { type GovernanceStores, type ServiceContext } from './service-context.js';
 import {
   type AuditRequest,
+  type ContextRequest,
   type EvaluateRequest,
   type EvidenceRequest,
   type InstallScanRequest,
@@ -83,6 +87,16 @@ export class GovernanceService {
   /** `POST /evidence`: stores grounding data under an allowlisted key for a session. */
   putEvidence(request: EvidenceRequest): Promise<EvidenceResult> {
     return putEvidence(this.context, request);
+  }
+
+  /** `POST /context`: sets one context value of a session (last write wins). */
+  putContext(request: ContextRequest): Promise<ContextResult> {
+    return putContext(this.context, request);
+  }
+
+  /** `GET /session/:session_id/state`: unexpired evidence, context and completed tools of a session. */
+  sessionState(sessionId: string): Promise<SessionStateResult> {
+    return sessionState(this.context, sessionId);
   }
 
   /** Expires evaluations past their TTL and forgets old tombstones; run it periodically. Returns how many expired. */

@@ -1,6 +1,7 @@
 /** Service outcomes as closed unions carrying the HTTP status and the wire body. */
 import {
   type ErrorBody,
+  type SessionStateBody,
   type EvidenceKeyRefusedBody,
   type EvaluateResponseBody,
   type EvidenceOutcome,
@@ -55,3 +56,11 @@ export type EvidenceResult =
   | { readonly type: 'stored'; readonly status: 201; readonly body: { readonly ok: true } }
   | { readonly type: 'refused'; readonly status: 400; readonly body: EvidenceKeyRefusedBody }
   | Failure<413 | 503>;
+
+export type ContextResult =
+  | { readonly type: 'stored'; readonly status: 201; readonly body: { readonly ok: true } }
+  | Failure<413 | 503>;
+
+export type SessionStateResult =
+  | { readonly type: 'state'; readonly status: 200; readonly body: SessionStateBody }
+  | Failure<503>;

@@ -4,7 +4,7 @@ import { type CompiledPolicy } from '../engine/compiled-policy.js';
 import { type ApprovalTicketStore } from '../stores/approval-ticket-store.js';
 import { type AuditSink } from '../stores/audit-sink.js';
 import { type Clock } from '../stores/clock.js';
-import { type EvidenceStore } from '../stores/evidence-store.js';
+import { type EvidenceStore, type SessionStoreCaps } from '../stores/evidence-store.js';
 import { type LimitStore } from '../stores/limit-store.js';
 import { type PendingEvaluationStore } from '../stores/pending-evaluation-store.js';
 import { type ToolBaselineStore } from '../stores/tool-baseline-store.js';
@@ -38,4 +38,9 @@ export async function appendRecord(context: ServiceContext, record: AuditRecord)
 
 export function nowIso(context: ServiceContext): string {
   return new Date(context.clock.now()).toISOString();
+}
+
+/** The session store's caps, from the configured limits. */
+export function sessionStoreCaps(context: ServiceContext): SessionStoreCaps {
+  return { maxSessions: context.limits.maxSessions, maxBytes: context.limits.maxSessionBytes };
 }

@@ -126,7 +126,13 @@ export interface EvaluateResponseBody {
 }
 
 export type EvidenceOutcomeReason =
-  'key_not_in_policy_allowlist' | 'too_large' | 'too_many' | 'no_session' | 'evidence_unavailable' | 'closed';
+  | 'key_not_in_policy_allowlist'
+  | 'too_large'
+  | 'too_many'
+  | 'no_session'
+  | 'evidence_unavailable'
+  | 'closed'
+  | 'session_capacity_exhausted';
 
 export interface EvidenceOutcome {
   readonly evidence_key: string;
@@ -163,6 +169,8 @@ export type GovernanceErrorCode =
   | 'resolved_by_required'
   | 'evidence_too_large'
   | 'evidence_unavailable'
+  | 'context_too_large'
+  | 'session_capacity_exhausted'
   | 'sideband_shutting_down';
 
 export interface ErrorBody {
@@ -191,4 +199,27 @@ export interface EvidenceKeyRefusedBody {
   readonly allowed_keys: readonly string[];
   readonly allowed_key_count: number;
   readonly truncated: boolean;
+}
+
+/** `POST /context` (SDK scope): one key/value of a session's context (last write wins). */
+export interface ContextRequest {
+  readonly session_id: string;
+  readonly key: string;
+  readonly value: unknown;
+}
+
+/** `GET /session/:session_id/state` (SDK scope): what the session store holds; empty when unknown. */
+export interface SessionStateBody {
+  readonly session_id: string;
+  /** Unexpired entries only. */
+  readonly evidence: readonly {
+    readonly evidence_key: string;
+    readonly evidence_data: unknown;
+    readonly tool_name: string;
+    readonly timestamp_ms: number;
+    readonly expires_at_ms: number;
+  }[];
+  readonly context: Readonly<Record<string, unknown>>;
+  /** Tools with at least one successful call in the session, sorted. */
+  readonly completed_tools: readonly string[];
 }

@@ -20,6 +20,7 @@ export interface AdapterListener {
 }
 
 const MIB = 1024 * 1024;
+const MAX_PATH_PARAM_LENGTH = 1024;
 
 /**
  * The governance adapter API on its own Fastify listener (not Nest: it is a hot path that validates with
@@ -29,7 +30,13 @@ const MIB = 1024 * 1024;
  * A fault anywhere → 500 `{"error":"Internal server error"}` with no detail.
  */
 export async function startAdapterListener(options: AdapterListenerOptions): Promise<AdapterListener> {
-  const app = Fastify({ logger: false, bodyLimit: options.bodyLimitBytes ?? MIB, return503OnClosing: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimitBytes ?? MIB,
+    return503OnClosing: true,
+    // Session and ticket ids in paths may be as long as the bodies allow (Fastify's default is 100).
+    maxParamLength: MAX_PATH_PARAM_LENGTH,
+  });
   // Bodies stay raw text until the caller is authenticated: unauthenticated JSON is never parsed.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));

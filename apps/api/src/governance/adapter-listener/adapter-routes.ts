@@ -1,9 +1,15 @@
 /**
  * The adapter listener's surface, exactly the reference's paths, so adapters written for it work
  * unchanged. Governance routes take the adapter token; SDK routes the SDK token; /healthz none.
- * (The reference's SDK-scope `POST /context` and `GET /session/:id/state` are not served yet.)
  */
-export type AdapterRoute = 'evaluate' | 'audit' | 'install-scan' | 'approval-resolve' | 'evidence';
+export type AdapterRoute =
+  | 'evaluate'
+  | 'audit'
+  | 'install-scan'
+  | 'approval-resolve'
+  | 'evidence'
+  | 'context'
+  | 'session-state';
 
 export type TokenScope = 'adapter' | 'sdk';
 
@@ -20,6 +26,8 @@ export const ADAPTER_ROUTES: readonly RouteSpec[] = [
   { route: 'install-scan', method: 'POST', url: '/install-scan', scope: 'adapter' },
   { route: 'approval-resolve', method: 'POST', url: '/approval/:id/resolve', scope: 'adapter' },
   { route: 'evidence', method: 'POST', url: '/evidence', scope: 'sdk' },
+  { route: 'context', method: 'POST', url: '/context', scope: 'sdk' },
+  { route: 'session-state', method: 'GET', url: '/session/:session_id/state', scope: 'sdk' },
 ];
 
 /** One call handed to the governance service: the route, its JSON body (parsed) and path parameters. */

@@ -1,0 +1,49 @@
+/**
+ * The SDK's other session routes: `POST /context` writes one key/value of a session's context, and
+ * `GET /session/:session_id/state` reads back what the session store holds. Context is free-form (no
+ * policy allowlist, no rule reads it), so only the caps bound it: value size, sessions, total bytes.
+ */
+import { jsonByteLength } from '../util/canonical-json.js';
+import { failure, type ContextResult, type SessionStateResult } from './results.js';
+import { sessionStoreCaps, type ServiceContext } from './service-context.js';
+import { type ContextRequest } from './wire-types.js';
+
+export async function putContext(context: ServiceContext, request: ContextRequest): Promise<ContextResult> {
+  const { stores, limits } = context;
+  if (jsonByteLength(request.value ?? null) > limits.maxEvidenceBytes) {
+    return failure(413, { error: 'context_too_large' });
+  }
+  if (stores.evidence === undefined) return failure(503, { error: 'evidence_unavailable' });
+  const outcome = await stores.evidence.putContext(
+    request.session_id,
+    request.key,
+    request.value,
+    sessionStoreCaps(context),
+  );
+  if (outcome === 'closed') return failure(503, { error: 'sideband_shutting_down' });
+  if (outcome === 'capacity_exhausted') return failure(503, { error: 'session_capacity_exhausted' });
+  return { type: 'stored', status: 201, body: { ok: true } };
+}
+
+/** Unknown sessions read as empty state, not 404: "nothing recorded yet" is a valid answer. */
+export async function sessionState(context: ServiceContext, sessionId: string): Promise<SessionStateResult> {
+  const { evidence } = context.stores;
+  if (evidence === undefined) return failure(503, { error: 'evidence_unavailable' });
+  const state = await evidence.sessionState(sessionId, context.clock.now());
+  return {
+    type: 'state',
+    status: 200,
+    body: {
+      session_id: sessionId,
+      evidence: state.evidence.map((entry) => ({
+        evidence_key: entry.key,
+        evidence_data: entry.data,
+        tool_name: entry.toolName,
+        timestamp_ms: entry.writtenAtMs,
+        expires_at_ms: entry.expiresAtMs,
+      })),
+      context: state.context,
+      completed_tools: state.completedTools,
+    },
+  };
+}

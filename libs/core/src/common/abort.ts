@@ -5,7 +5,11 @@
 
 /** The error an aborted signal stands for: its reason when that is an Error, else a DOMException. */
 export function abortReason(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
+  return asAbortError(signal.reason);
+}
+
+/** An abort reason as an error: the reason itself when it is an Error, else a DOMException. */
+export function asAbortError(reason: unknown): Error {
   if (reason instanceof Error) return reason;
   return new DOMException(reason === undefined ? 'The operation was aborted' : String(reason), 'AbortError');
 }

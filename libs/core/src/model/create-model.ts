@@ -73,7 +73,7 @@ class SourcedModel implements Model {
       ...(options.schema ? { schema: options.schema } : {}),
     });
     const stream = createModelStream(
-      (signal) => this.#spec.stream(request, signal),
+      (context) => this.#spec.stream(request, context.signal),
       options.signal,
       () => this.#open.delete(stream),
     );

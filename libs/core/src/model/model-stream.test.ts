@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { type ModelChunk } from './model-chunk.js';
-import { createModelStream } from './model-stream.js';
+import { type ChunkSourceContext, createModelStream } from './model-stream.js';
 import { Usage } from './usage.js';
 
 const stop: ModelChunk = { type: 'MessageStop', finishReason: 'STOP', usage: Usage.ZERO, metadata: {} };
@@ -8,7 +8,7 @@ const stop: ModelChunk = { type: 'MessageStop', finishReason: 'STOP', usage: Usa
 /** A source that records its signal and waits for it between chunks when told to. */
 function source(chunks: ModelChunk[], options: { hangAfter?: number; ignoreAbort?: boolean } = {}) {
   const seen: { signal?: AbortSignal; opened: number; finalized: boolean } = { opened: 0, finalized: false };
-  const open = vi.fn(async function* (signal: AbortSignal) {
+  const open = vi.fn(async function* ({ signal }: ChunkSourceContext) {
     seen.signal = signal;
     seen.opened += 1;
     try {
@@ -120,6 +120,20 @@ describe('ModelStream', () => {
     await stream.close();
     controller.abort();
     expect(onFinish).toHaveBeenCalledTimes(1);
+  });
+
+  it('a signal first read after the stream was closed is already aborted with the close reason', async () => {
+    let context: ChunkSourceContext | undefined;
+    const stream = createModelStream(async function* (given: ChunkSourceContext) {
+      context = given;
+      yield { type: 'TextDelta', text: 'a' } as ModelChunk;
+      yield stop;
+    });
+    await stream.next();
+    await stream.close();
+    expect(context?.signal.aborted).toBe(true);
+    expect(context?.signal.reason).toMatchObject({ name: 'AbortError' });
+    expect(context?.signal).toBe(context?.signal);
   });
 
   it('surfaces a cleanup error that is not a cancellation', async () => {

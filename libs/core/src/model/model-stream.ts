@@ -3,7 +3,7 @@
  * sent before the caller pulls; `close()`/`return()` or the caller's AbortSignal abort the request at
  * any point without touching the model; a failed turn rejects `next()` with its error.
  */
-import { abortReason, isAbortError } from '../common/abort.js';
+import { abortReason, asAbortError, isAbortError } from '../common/abort.js';
 import { type ModelChunk } from './model-chunk.js';
 
 export interface ModelStream extends AsyncIterableIterator<ModelChunk> {
@@ -15,8 +15,16 @@ export interface ModelStream extends AsyncIterableIterator<ModelChunk> {
   readonly finished: boolean;
 }
 
-/** Opens the provider request; it must stop promptly once `signal` aborts. */
-export type ChunkSource = (signal: AbortSignal) => AsyncIterable<ModelChunk>;
+/**
+ * What a source is opened with. `signal` aborts its request; it is created when first read, because an
+ * AbortSignal costs microseconds and a source that ends on its own (an in-memory model) never needs one.
+ */
+export interface ChunkSourceContext {
+  readonly signal: AbortSignal;
+}
+
+/** Opens the provider request; it must stop promptly once `context.signal` aborts. */
+export type ChunkSource = (context: ChunkSourceContext) => AsyncIterable<ModelChunk>;
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
@@ -27,7 +35,12 @@ const CLOSED = new DOMException('model stream closed', 'AbortError');
 class LazyModelStream implements ModelStream {
   readonly #open: ChunkSource;
   readonly #callerSignal: AbortSignal | undefined;
-  readonly #controller = new AbortController();
+  /** Created on the source's first read of its signal. */
+  #controller: AbortController | undefined;
+  /** Set once the stream is aborted (the reason also aborts a controller created later). */
+  #abortReason: unknown;
+  #aborted = false;
+  readonly #context: ChunkSourceContext;
   readonly #onCallerAbort = (): void => this.#abort(this.#callerSignal?.reason);
   #source: AsyncIterator<ModelChunk> | undefined;
   /** The pulls in flight, rejected by `#abort` (a listener per chunk was a cost of every turn). */
@@ -41,6 +54,10 @@ class LazyModelStream implements ModelStream {
     this.#open = open;
     this.#callerSignal = callerSignal;
     this.#onFinish = onFinish;
+    this.#context = Object.defineProperty({} as ChunkSourceContext, 'signal', {
+      enumerable: true,
+      get: (): AbortSignal => this.#sourceSignal(),
+    });
     callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
   }
 
@@ -63,7 +80,7 @@ class LazyModelStream implements ModelStream {
       this.#abort(this.#callerSignal.reason);
       throw abortReason(this.#callerSignal);
     }
-    this.#source ??= this.#open(this.#controller.signal)[Symbol.asyncIterator]();
+    this.#source ??= this.#open(this.#context)[Symbol.asyncIterator]();
     this.#pending += 1;
     try {
       const result = await this.#pull(this.#source);
@@ -105,18 +122,28 @@ class LazyModelStream implements ModelStream {
     });
   }
 
-  /** Aborts the source's signal and rejects the pulls in flight with its reason. */
+  #sourceSignal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#abortReason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Aborts the source's signal (if it took one) and rejects the pulls in flight with the reason. */
   #abort(reason: unknown): void {
-    const signal = this.#controller.signal;
-    if (signal.aborted) return;
-    this.#controller.abort(reason);
-    for (const reject of this.#pulls) reject(abortReason(signal));
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
+    if (this.#pulls.size === 0) return;
+    const error = asAbortError(reason);
+    for (const reject of this.#pulls) reject(error);
   }
 
   /** The source's next chunk, or the abort reason as soon as the stream is aborted. */
   #pull(source: AsyncIterator<ModelChunk>): Promise<IteratorResult<ModelChunk>> {
-    const signal = this.#controller.signal;
-    if (signal.aborted) return Promise.reject(abortReason(signal));
+    if (this.#aborted) return Promise.reject(asAbortError(this.#abortReason));
     return new Promise((resolve, reject) => {
       this.#pulls.add(reject);
       source.next().then(

@@ -16,6 +16,41 @@ describe('ToolContext', () => {
     expect(ToolContext.timedOut(context)).toBe(true);
   });
 
+  it('tells its caller of the deadline before anyone read the signal; a later read sees it aborted', () => {
+    vi.useFakeTimers();
+    const onAbort = vi.fn();
+    const context = ToolContext.create(SessionContext.forTesting(), 5, Date.now(), onAbort);
+    vi.advanceTimersByTime(5);
+    expect(onAbort).toHaveBeenCalledWith(expect.objectContaining({ name: 'TimeoutError' }));
+    expect(ToolContext.timedOut(context)).toBe(true);
+    expect(context.signal.aborted).toBe(true);
+    expect(context.signal.reason).toMatchObject({ name: 'TimeoutError' });
+    vi.advanceTimersByTime(60_000);
+    expect(onAbort).toHaveBeenCalledTimes(1);
+  });
+
+  it('judges a context it did not create by its signal', () => {
+    const controller = new AbortController();
+    const foreign = { signal: controller.signal, deadline: 0, sessionContext: SessionContext.forTesting() };
+    expect(ToolContext.timedOut(foreign)).toBe(false);
+    expect(ToolContext.aborted(foreign)).toBe(false);
+    expect(() => ToolContext.throwIfAborted(foreign)).not.toThrow();
+    controller.abort(new DOMException('late', 'TimeoutError'));
+    expect(ToolContext.timedOut(foreign)).toBe(true);
+    expect(ToolContext.aborted(foreign)).toBe(true);
+    expect(() => ToolContext.throwIfAborted(foreign)).toThrow('late');
+  });
+
+  it('reports having fired and throws its reason without creating a signal first', () => {
+    const session = new AbortController();
+    const context = ToolContext.create(SessionContext.create('s', session.signal), 60_000);
+    expect(ToolContext.aborted(context)).toBe(false);
+    expect(() => ToolContext.throwIfAborted(context)).not.toThrow();
+    session.abort('stop now');
+    expect(ToolContext.aborted(context)).toBe(true);
+    expect(() => ToolContext.throwIfAborted(context)).toThrow('stop now');
+  });
+
   it("fires with the session's own reason when the session is cancelled", () => {
     const session = new AbortController();
     const context = ToolContext.create(SessionContext.create('s', session.signal), 60_000);

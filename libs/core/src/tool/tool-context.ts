@@ -2,6 +2,7 @@
  * What a running tool may know about its call: the signal that cancels it (the session's cancellation
  * or its deadline, whichever comes first), the deadline itself, and the session's context.
  */
+import { asAbortError, throwIfAborted } from '../common/abort.js';
 import { requireNonBlank, requireNonNegativeNumber } from '../common/validate.js';
 import { SecretRegistry } from '../secrets/secret-registry.js';
 
@@ -39,13 +40,85 @@ export const SessionContext = {
 /** A call's context plus what releases its deadline timer and its link to the session's signal. */
 export type OwnedToolContext = ToolContext & Disposable;
 
+/**
+ * One call's context. The signal is created when first read: an AbortSignal costs microseconds, more than
+ * the rest of a small tool call, and most tools never look at it. A signal read after the context fired
+ * is already aborted with the same reason.
+ */
+class CallContext implements ToolContext, Disposable {
+  readonly deadline: number;
+  readonly sessionContext: SessionContext;
+  #controller: AbortController | undefined;
+  #fired = false;
+  #reason: unknown;
+  #timedOut = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #onAbort: ((reason: unknown) => void) | undefined;
+  readonly #onSessionAbort = (): void => this.#fire(this.sessionContext.signal.reason, false);
+
+  constructor(
+    sessionContext: SessionContext,
+    timeoutMs: number,
+    now: number,
+    onAbort: ((reason: unknown) => void) | undefined,
+  ) {
+    this.sessionContext = sessionContext;
+    this.deadline = now + timeoutMs;
+    this.#onAbort = onAbort;
+    const session = sessionContext.signal;
+    if (session.aborted) {
+      this.#fire(session.reason, false);
+      return;
+    }
+    session.addEventListener('abort', this.#onSessionAbort, { once: true });
+    this.#timer = setTimeout(
+      () => this.#fire(new DOMException(`deadline of ${timeoutMs} ms passed`, 'TimeoutError'), true),
+      timeoutMs,
+    );
+    this.#timer.unref?.(); // a forgotten dispose must not keep a process alive for the deadline
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#fired) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  get timedOut(): boolean {
+    return this.#timedOut;
+  }
+
+  get fired(): boolean {
+    return this.#fired;
+  }
+
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  [Symbol.dispose](): void {
+    clearTimeout(this.#timer);
+    this.sessionContext.signal.removeEventListener('abort', this.#onSessionAbort);
+  }
+
+  #fire(reason: unknown, timedOut: boolean): void {
+    if (this.#fired) return;
+    this.#fired = true;
+    this.#reason = reason;
+    this.#timedOut = timedOut;
+    this.#controller?.abort(reason);
+    this.#onAbort?.(reason);
+  }
+}
+
 export const ToolContext = {
   /**
    * A context for one call that ends after `timeoutMs` (a TimeoutError) or when the session is
    * cancelled (the session's reason). The deadline is a plain `setTimeout`, so fake timers drive it;
    * dispose the context when the call is over (`using`) to release the timer and the session listener.
-   * `onAbort` runs right after the signal fires: the caller learns of it without a listener of its own
-   * (an EventTarget listener costs more than the rest of a small tool call).
+   * `onAbort` runs right after the context fires: the caller learns of it without reading the signal.
    */
   create(
     sessionContext: SessionContext,
@@ -54,33 +127,7 @@ export const ToolContext = {
     onAbort?: (reason: unknown) => void,
   ): OwnedToolContext {
     requireNonNegativeNumber(timeoutMs, 'timeoutMs');
-    const controller = new AbortController();
-    const session = sessionContext.signal;
-    const abort = (reason: unknown): void => {
-      controller.abort(reason);
-      onAbort?.(reason);
-    };
-    const onSessionAbort = (): void => abort(session.reason);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    if (session.aborted) {
-      abort(session.reason);
-    } else {
-      session.addEventListener('abort', onSessionAbort, { once: true });
-      timer = setTimeout(
-        () => abort(new DOMException(`deadline of ${timeoutMs} ms passed`, 'TimeoutError')),
-        timeoutMs,
-      );
-      timer.unref?.(); // a forgotten dispose must not keep a process alive for the deadline
-    }
-    return Object.freeze({
-      signal: controller.signal,
-      deadline: now + timeoutMs,
-      sessionContext,
-      [Symbol.dispose]: () => {
-        clearTimeout(timer);
-        session.removeEventListener('abort', onSessionAbort);
-      },
-    });
+    return new CallContext(sessionContext, timeoutMs, now, onAbort);
   },
   /** A test context: a fresh session, a one-day deadline, never cancelled. */
   noop(): OwnedToolContext {
@@ -89,8 +136,19 @@ export const ToolContext = {
   remainingMs(context: ToolContext, now: number = Date.now()): number {
     return Math.max(0, context.deadline - now);
   },
+  /** True once the context fired (cancelled or past its deadline), without creating its signal. */
+  aborted(context: ToolContext): boolean {
+    return context instanceof CallContext ? context.fired : context.signal.aborted;
+  },
+  /** Throws the context's abort reason if it fired. */
+  throwIfAborted(context: ToolContext): void {
+    if (context instanceof CallContext) {
+      if (context.fired) throw asAbortError(context.reason);
+    } else throwIfAborted(context.signal);
+  },
   /** True when the context's signal fired because its deadline passed, not because the session was cancelled. */
   timedOut(context: ToolContext): boolean {
+    if (context instanceof CallContext) return context.timedOut;
     const reason: unknown = context.signal.reason;
     return context.signal.aborted && reason instanceof Error && reason.name === 'TimeoutError';
   },

@@ -6,13 +6,13 @@
  * reads as an abort and a broken tool reaches whoever runs it instead of becoming model input.
  */
 import { z } from 'zod';
-import { isAbortError, raceAbort, throwIfAborted } from '../common/abort.js';
+import { isAbortError, raceAbort } from '../common/abort.js';
 import { isProgrammingError } from '../common/programming-error.js';
 import { requireNonBlank } from '../common/validate.js';
 import { describeFieldError, type FieldError, type JsonSchema } from '../schema/json-schema.js';
 import { compileJsonSchema } from '../schema/schema-validator.js';
 import { zodFieldErrors } from '../schema/zod-field-errors.js';
-import { type ToolContext } from './tool-context.js';
+import { ToolContext } from './tool-context.js';
 import { parametersJsonSchema, type ToolParameter } from './tool-parameter.js';
 import { ToolResult } from './tool-result.js';
 
@@ -99,7 +99,7 @@ async function runTool(
   args: ToolArguments,
   context: ToolContext,
 ): Promise<ToolResult> {
-  throwIfAborted(context.signal);
+  ToolContext.throwIfAborted(context);
   const checked = check(args);
   if (!checked.ok) {
     return ToolResult.failure(
@@ -112,7 +112,7 @@ async function runTool(
     // than a small tool's whole call).
     return answer instanceof Promise ? await raceAbort(answer, context.signal) : answer;
   } catch (error) {
-    if (context.signal.aborted || isAbortError(error) || isProgrammingError(error)) throw error;
+    if (ToolContext.aborted(context) || isAbortError(error) || isProgrammingError(error)) throw error;
     return ToolResult.failure('Tool execution failed', error);
   }
 }

@@ -67,36 +67,77 @@ export class HookRegistry {
   }
 }
 
-/** Asks the phase's hooks in order; resolves with the first decision, or undefined when all continue. */
-export async function decide<P extends DecidingPhase>(
+/** What `decide` needs besides the hooks: where to log, how to redact for the log, the trace clock. */
+export interface DecideEnvironment {
+  readonly logger: SessionLogger;
+  readonly redactForLog: (error: unknown) => unknown;
+  readonly clock: (() => number) | undefined;
+}
+
+/**
+ * Asks the phase's hooks in order; the first decision, or undefined when all continue. It answers
+ * synchronously while the hooks do, and becomes a promise at the first hook that returns one: an
+ * `await` per hook per phase was a measurable part of every turn.
+ */
+export function decide<P extends DecidingPhase>(
   hooks: readonly HookOf<P>[],
   phase: P,
   context: HookContext,
   invoke: (hook: HookOf<P>, context: HookContext) => HookReturn,
-  logger: SessionLogger,
-  redactForLog: (error: unknown) => unknown,
-  clock?: () => number,
-): Promise<HookDecision | undefined> {
-  for (const hook of hooks) {
-    let outcome: HookOutcome | undefined;
+  environment: DecideEnvironment,
+  from = 0,
+): HookDecision | undefined | Promise<HookDecision | undefined> {
+  for (let index = from; index < hooks.length; index += 1) {
+    const hook = hooks[index] as HookOf<P>;
     // Read per hook, so a traced decision spans the deciding hook alone.
-    const startTime = clock ? clock() : 0;
+    const startTime = environment.clock ? environment.clock() : 0;
+    let returned: HookReturn;
     try {
-      outcome = await invoke(hook, context);
+      returned = invoke(hook, context);
     } catch (error) {
-      if (isProgrammingError(error)) throw error;
-      logger.warn(
-        `hook ${hookName(hook)} (${phaseName(phase)}) threw; treated as Continue`,
-        redactForLog(error),
+      tolerate(hook, phase, error, environment);
+      continue;
+    }
+    if (returned instanceof Promise) {
+      const next = (): HookDecision | undefined | Promise<HookDecision | undefined> =>
+        decide(hooks, phase, context, invoke, environment, index + 1);
+      return returned.then(
+        (outcome: HookOutcome | undefined) => judge(hook, phase, outcome, startTime, environment) ?? next(),
+        (error: unknown) => {
+          tolerate(hook, phase, error, environment);
+          return next();
+        },
       );
-      continue;
     }
-    if (outcome === undefined || outcome === null || outcome.type === 'Continue') continue;
-    if (!HONOURED[phase].has(outcome.type)) {
-      logger.warn(`hook ${hookName(hook)} returned ${outcome.type}, which ${phaseName(phase)} ignores`);
-      continue;
-    }
-    return { hookName: hookName(hook), outcome, startTime };
+    const decision = judge(hook, phase, returned, startTime, environment);
+    if (decision) return decision;
   }
   return undefined;
+}
+
+/** A hook's ordinary failure counts as Continue (logged); an unexpected programming error propagates. */
+function tolerate(hook: Hook, phase: DecidingPhase, error: unknown, environment: DecideEnvironment): void {
+  if (isProgrammingError(error)) throw error;
+  environment.logger.warn(
+    `hook ${hookName(hook)} (${phaseName(phase)}) threw; treated as Continue`,
+    environment.redactForLog(error),
+  );
+}
+
+/** The decision an outcome makes, or undefined when it lets the next hook speak. */
+function judge(
+  hook: Hook,
+  phase: DecidingPhase,
+  outcome: HookOutcome | undefined | null,
+  startTime: number,
+  environment: DecideEnvironment,
+): HookDecision | undefined {
+  if (outcome === undefined || outcome === null || outcome.type === 'Continue') return undefined;
+  if (!HONOURED[phase].has(outcome.type)) {
+    environment.logger.warn(
+      `hook ${hookName(hook)} returned ${outcome.type}, which ${phaseName(phase)} ignores`,
+    );
+    return undefined;
+  }
+  return { hookName: hookName(hook), outcome, startTime };
 }

@@ -13,10 +13,19 @@ import { type SessionCore } from './session-core.js';
 export const WARNING_FILL = 0.85;
 export const COMPACTION_FILL = 0.95;
 
+/** Whether the history reached the warning watermark (checkContext has something to do). */
+export function contextNeedsCare(core: SessionCore): boolean {
+  return fillOf(core) >= WARNING_FILL;
+}
+
+function fillOf(core: SessionCore): number {
+  const { limits, model } = core.options;
+  return core.historyTokens / effectiveContextTokens(limits.maxContextTokens, model.contextWindow);
+}
+
 export async function checkContext(core: SessionCore, run: RunState): Promise<Verdict | undefined> {
-  const { limits, model, contextCompactor } = core.options;
-  const budget = effectiveContextTokens(limits.maxContextTokens, model.contextWindow);
-  const fill = core.historyTokens / budget;
+  const { contextCompactor } = core.options;
+  const fill = fillOf(core);
   if (fill < WARNING_FILL) return undefined;
   if (!core.contextWarned) {
     core.contextWarned = true;

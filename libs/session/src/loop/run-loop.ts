@@ -9,7 +9,7 @@ import { RunCancelledError } from '../errors.js';
 import { describeResult, type ResultMessage, type Verdict } from '../result-message.js';
 import { SerializedError } from '../serialized-error.js';
 import { newRunTrace } from '../tracing/run-trace.js';
-import { checkContext } from './context-watermark.js';
+import { checkContext, contextNeedsCare } from './context-watermark.js';
 import { type RunState } from './run-state.js';
 import { type SessionCore } from './session-core.js';
 import { drainSteering, enqueue } from './steering.js';
@@ -54,7 +54,7 @@ async function loop(core: SessionCore, run: RunState, citations: Citation[]): Pr
   core.emit(run, { type: 'RunStarted' });
   for (;;) {
     core.throwIfFatal();
-    const stopped = await drainSteering(core, run);
+    const stopped = run.queue.length > 0 ? await drainSteering(core, run) : undefined;
     if (stopped) return stopped;
     if (!core.history.some((message) => message.role !== 'system')) {
       return {
@@ -65,12 +65,12 @@ async function loop(core: SessionCore, run: RunState, citations: Citation[]): Pr
     if (run.signal.aborted) return classifyNow(core, run);
     core.turnIndex += 1;
     run.turns += 1;
-    const early = await checkContext(core, run);
+    const early = contextNeedsCare(core) ? await checkContext(core, run) : undefined;
     if (early) return early;
     const turn = await runTurn(core, run, sessionContext, citations);
     core.throwIfFatal();
     if (turn.terminal) return turn.terminal;
-    const late = await checkContext(core, run);
+    const late = contextNeedsCare(core) ? await checkContext(core, run) : undefined;
     if (late) return late;
     const verdict = classify(
       run,

@@ -21,6 +21,8 @@ import { type ResolvedOptions } from '../options.js';
 import { permissionHook } from '../permissions/permission-hook.js';
 import { type EventFields, type QueryEvent } from '../query-event.js';
 
+/** A fresh event literal, completed by #publish. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type ControlFields = EventFields<Extract<QueryEvent, { type: 'RunEnded' | 'QuestionAsked' | 'Error' }>>;
 type RoutineFields = EventFields<Exclude<QueryEvent, { type: 'RunEnded' | 'QuestionAsked' | 'Error' }>>;
 import { PendingQuestions } from '../questions/pending-questions.js';
@@ -137,16 +139,19 @@ export class SessionCore {
     return this.#publish(run, fields) ?? Promise.resolve();
   }
 
+  /**
+   * Completes the caller's fields into the event in place: every emit passes a fresh literal, and a
+   * spread into a new object per event was a measurable part of every turn.
+   */
   #publish(run: RunState, fields: EventFields): Promise<void> | undefined {
-    const event = {
-      ...fields,
-      sessionId: this.sessionId,
-      runId: run.id,
-      turnIndex: this.turnIndex,
-      timestamp: Date.now(),
-    } as QueryEvent;
-    const wait = this.hub.publish(event);
     const observers = this.hooks.of('OnStreamEvent');
+    if (observers.length === 0 && this.hub.readerCount === 0) return undefined;
+    const event = fields as Mutable<QueryEvent>;
+    event.sessionId = this.sessionId;
+    event.runId = run.id;
+    event.turnIndex = this.turnIndex;
+    event.timestamp = Date.now();
+    const wait = this.hub.publish(event);
     if (observers.length > 0) {
       const context = this.hookContext(run);
       for (const hook of observers) {
@@ -174,27 +179,35 @@ export class SessionCore {
     };
   }
 
-  /** Runs a deciding phase; a decision is announced (HookFired) and traced (`hook.<name>`). */
-  async decide<P extends DecidingPhase>(
+  /**
+   * Runs a deciding phase; a decision is announced (HookFired) and traced (`hook.<name>`). Synchronous
+   * while the phase's hooks are (none, or the permission policy's ALLOW), a promise otherwise.
+   */
+  decide<P extends DecidingPhase>(
     run: RunState,
     phase: P,
     invoke: (hook: HookOf<P>, context: HookContext) => HookReturn,
-  ): Promise<HookDecision | undefined> {
+  ): HookDecision | undefined | Promise<HookDecision | undefined> {
     const hooks = this.hooks.of(phase);
     if (hooks.length === 0) return undefined;
     const trace = run.trace;
-    const decision = await decide(
-      hooks,
-      phase,
-      this.hookContext(run),
-      invoke,
-      this.options.logger,
-      (error) => this.redaction.errorForLog(error),
-      trace ? () => trace.now() : undefined,
-    );
+    const decision = decide(hooks, phase, this.hookContext(run), invoke, {
+      logger: this.options.logger,
+      redactForLog: (error) => this.redaction.errorForLog(error),
+      clock: trace ? () => trace.now() : undefined,
+    });
+    if (decision instanceof Promise) return decision.then((settled) => this.#decided(run, phase, settled));
+    return this.#decided(run, phase, decision);
+  }
+
+  #decided(
+    run: RunState,
+    phase: DecidingPhase,
+    decision: HookDecision | undefined,
+  ): HookDecision | undefined {
     this.throwIfFatal();
     if (decision) {
-      trace
+      run.trace
         ?.span(hookSpanKind(decision.hookName), decision.startTime)
         .attribute('phase', phaseName(phase))
         .attribute('outcome', decision.outcome.type)

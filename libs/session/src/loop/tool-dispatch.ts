@@ -32,26 +32,34 @@ export async function dispatchTool(
   const timeoutMs = binding.timeoutMs ?? core.options.limits.toolTimeoutDefaultMs;
   // Fires on the run's cancellation or at the deadline; disposing it clears the timer and the listener.
   let fire: () => void = () => undefined;
+  let fired = false;
   const aborted = new Promise<void>((resolve) => (fire = resolve));
-  const context = ToolContext.create(sessionContext, timeoutMs, Date.now(), () => fire());
+  const context = ToolContext.create(sessionContext, timeoutMs, Date.now(), () => {
+    fired = true;
+    fire();
+  });
   const timedOut = (): boolean => ToolContext.timedOut(context);
   let settled = false;
   try {
-    let release: () => void;
-    try {
-      release = await core.slots.for(binding.category).acquire(context.signal);
-    } catch {
-      return timedOut() ? timeoutResult(call.name, timeoutMs) : cancelledResult(call.name, run);
+    const slots = core.slots.for(binding.category);
+    let release = slots.tryAcquire();
+    if (!release) {
+      try {
+        release = await slots.acquire(context.signal);
+      } catch {
+        return timedOut() ? timeoutResult(call.name, timeoutMs) : cancelledResult(call.name, run);
+      }
     }
+    const releaseSlot = release;
     const running = Promise.resolve().then(() => binding.tool.execute(call.arguments, context));
     running.then(
       () => {
-        release();
+        releaseSlot();
         if (settled)
           core.options.logger.warn(`tool '${call.name}' finished after the session stopped waiting`);
       },
       (error: unknown) => {
-        release();
+        releaseSlot();
         if (isProgrammingError(error)) core.raiseFatal(error);
         else if (settled && !isAbortError(error)) {
           core.options.logger.warn(
@@ -61,7 +69,7 @@ export async function dispatchTool(
         }
       },
     );
-    const ending = await race(running, aborted, context.signal, timedOut);
+    const ending = await race(running, aborted, () => fired, timedOut);
     switch (ending.kind) {
       case 'result':
         return ending.result;
@@ -99,7 +107,7 @@ function cancelledResult(name: string, run: RunState): ToolResult {
 function race(
   running: Promise<ToolResult>,
   aborted: Promise<void>,
-  signal: AbortSignal,
+  hasFired: () => boolean,
   timedOut: () => boolean,
 ): Promise<Ending> {
   const fired = (): Ending => (timedOut() ? { kind: 'timeout' } : { kind: 'cancelled' });
@@ -109,7 +117,7 @@ function race(
       (result): Ending => ({ kind: 'result', result }),
       // A tool that honours its signal rejects with an AbortError: that is the timeout or cancel itself.
       (error: unknown): Ending =>
-        signal.aborted && !isProgrammingError(error) ? fired() : { kind: 'threw', error },
+        hasFired() && !isProgrammingError(error) ? fired() : { kind: 'threw', error },
     ),
   ]);
 }

@@ -35,7 +35,12 @@ export function permissionHook(host: PermissionHost): Hook {
   };
 }
 
-async function judge(host: PermissionHost, call: ToolCall, context: HookContext): Promise<HookOutcome> {
+/** Synchronous unless it must ask: ALLOW and DENY cost no promise. */
+function judge(
+  host: PermissionHost,
+  call: ToolCall,
+  context: HookContext,
+): HookOutcome | Promise<HookOutcome> {
   const binding = host.bindings.get(call.name);
   if (!binding) return HookOutcome.cont(); // dispatch answers "tool not found"
   const key = permissionKeyOf(binding, call.arguments);

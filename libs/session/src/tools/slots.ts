@@ -18,6 +18,13 @@ export class Semaphore {
     return this.#available;
   }
 
+  /** A release function when a permit is free now, else undefined (no waiting, no signal needed). */
+  tryAcquire(): (() => void) | undefined {
+    if (this.#available === 0 || this.#waiting.length > 0) return undefined;
+    this.#available -= 1;
+    return this.#releaser();
+  }
+
   /** Resolves with a release function; rejects with the signal's reason if it aborts first. */
   acquire(signal: AbortSignal): Promise<() => void> {
     if (signal.aborted) return Promise.reject(abortReason(signal));

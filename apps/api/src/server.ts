@@ -16,6 +16,7 @@ import {
   prepareGovernance,
   startGovernance,
   type GovernanceRuntime,
+  type GovernanceRuntimeOptions,
 } from './governance/governance-runtime.js';
 import { VERSION } from './version.js';
 
@@ -28,10 +29,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** In-process seams for tests; the process entry point (main.ts) passes none. */
+export interface ServerOptions {
+  readonly governance?: GovernanceRuntimeOptions;
+}
+
 /** Opens the database, applies migrations, records the start and serves the API. */
 export async function startServer(
   config: HeliosConfig,
   env: NodeJS.ProcessEnv = process.env,
+  options: ServerOptions = {},
 ): Promise<RunningServer> {
   const bootLog = pino({ level: config.log.level, base: { service: 'helios-api' } });
   // The policy is checked before anything starts: an invalid one never serves a single request.
@@ -58,6 +65,7 @@ export async function startServer(
           error: (m, e) => bootLog.error({ err: e }, m),
         },
         database.dataSource,
+        options.governance,
       );
     }
     const context: AppContext = {

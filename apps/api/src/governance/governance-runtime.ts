@@ -1,4 +1,5 @@
 import {
+  type Clock,
   type CompileResult,
   GovernanceService,
   MemoryEvidenceStore,
@@ -37,6 +38,12 @@ export interface GovernanceRuntime {
   close(): Promise<void>;
 }
 
+/** Seams for tests only; production passes none. */
+export interface GovernanceRuntimeOptions {
+  /** The engine's time (TTLs, windows, deadlines), so tests cross them without waiting. */
+  readonly clock?: Clock;
+}
+
 /** The configured policy, compiled; undefined when none is set. Throws GovernancePolicyError. */
 export function prepareGovernance(config: HeliosConfig, env: NodeJS.ProcessEnv): CompileResult | undefined {
   const path = config.governance.policy;
@@ -53,6 +60,7 @@ export async function startGovernance(
   env: NodeJS.ProcessEnv,
   log: GovernanceLogger,
   dataSource: DataSource,
+  options: GovernanceRuntimeOptions = {},
 ): Promise<GovernanceRuntime> {
   const { policy, warnings } = compiled;
   for (const warning of warnings) log.warn(`governance policy: ${warning}`);
@@ -76,6 +84,7 @@ export async function startGovernance(
   const evidence = new MemoryEvidenceStore();
   const service = await GovernanceService.create({
     policy,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
     stores: {
       limits: new PgLimitStore(dataSource),
       pending: new PgPendingEvaluationStore(dataSource),

@@ -35,7 +35,7 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
     bodyLimit: options.bodyLimitBytes ?? MIB,
     return503OnClosing: true,
     // Session and ticket ids in paths may be as long as the bodies allow (Fastify's default is 100).
-    maxParamLength: MAX_PATH_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
   });
   // Bodies stay raw text until the caller is authenticated: unauthenticated JSON is never parsed.
   app.removeAllContentTypeParsers();

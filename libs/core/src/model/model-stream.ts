@@ -32,6 +32,19 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
 // since a caller that stops at MessageStop closes a stream whose source has not ended yet.
 const CLOSED = new DOMException('model stream closed', 'AbortError');
 
+/** The context a source is opened with; its signal is made on first read. */
+class SourceContext implements ChunkSourceContext {
+  readonly #signal: () => AbortSignal;
+
+  constructor(signal: () => AbortSignal) {
+    this.#signal = signal;
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal();
+  }
+}
+
 class LazyModelStream implements ModelStream {
   readonly #open: ChunkSource;
   readonly #callerSignal: AbortSignal | undefined;
@@ -43,7 +56,7 @@ class LazyModelStream implements ModelStream {
   readonly #context: ChunkSourceContext;
   readonly #onCallerAbort = (): void => this.#abort(this.#callerSignal?.reason);
   #source: AsyncIterator<ModelChunk> | undefined;
-  /** The pulls in flight, rejected by `#abort` (a listener per chunk was a cost of every turn). */
+  /** The pulls in flight, failed by `#abort` (a listener per chunk was a cost of every turn). */
   readonly #pulls = new Set<(reason: Error) => void>();
   #pending = 0;
   #closed = false;
@@ -54,10 +67,7 @@ class LazyModelStream implements ModelStream {
     this.#open = open;
     this.#callerSignal = callerSignal;
     this.#onFinish = onFinish;
-    this.#context = Object.defineProperty({} as ChunkSourceContext, 'signal', {
-      enumerable: true,
-      get: (): AbortSignal => this.#sourceSignal(),
-    });
+    this.#context = new SourceContext(() => this.#sourceSignal());
     callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
   }
 
@@ -73,29 +83,48 @@ class LazyModelStream implements ModelStream {
     return this;
   }
 
-  async next(): Promise<IteratorResult<ModelChunk, undefined>> {
-    if (this.#finished) return DONE;
+  /**
+   * One promise per chunk, settled by the source or, at once, by an abort: a closed stream ends (done),
+   * the caller's abort rejects with its reason, a source failure rejects with its error.
+   */
+  next(): Promise<IteratorResult<ModelChunk, undefined>> {
+    if (this.#finished) return Promise.resolve(DONE);
     if (this.#callerSignal?.aborted) {
       this.#finish();
       this.#abort(this.#callerSignal.reason);
-      throw abortReason(this.#callerSignal);
+      return Promise.reject(abortReason(this.#callerSignal));
     }
-    this.#source ??= this.#open(this.#context)[Symbol.asyncIterator]();
+    const source = (this.#source ??= this.#open(this.#context)[Symbol.asyncIterator]());
+    if (this.#aborted) return this.#failed(asAbortError(this.#abortReason));
     this.#pending += 1;
-    try {
-      const result = await this.#pull(this.#source);
-      if (result.done === true) {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const fail = (error: unknown): void => {
+        if (settled) return;
+        settled = true;
+        this.#pending -= 1;
+        this.#pulls.delete(fail);
         this.#finish();
-        return DONE;
-      }
-      return result;
-    } catch (error) {
-      this.#finish();
-      if (this.#closed) return DONE;
-      throw error;
-    } finally {
-      this.#pending -= 1;
-    }
+        if (this.#closed) resolve(DONE);
+        else reject(error as Error);
+      };
+      this.#pulls.add(fail);
+      source.next().then((result) => {
+        if (settled) return;
+        settled = true;
+        this.#pending -= 1;
+        this.#pulls.delete(fail);
+        if (result.done === true) {
+          this.#finish();
+          resolve(DONE);
+        } else resolve(result);
+      }, fail);
+    });
+  }
+
+  #failed(error: Error): Promise<IteratorResult<ModelChunk, undefined>> {
+    this.#finish();
+    return this.#closed ? Promise.resolve(DONE) : Promise.reject(error);
   }
 
   async return(): Promise<IteratorResult<ModelChunk, undefined>> {
@@ -107,13 +136,14 @@ class LazyModelStream implements ModelStream {
     if (this.#closed) return;
     this.#closed = true;
     const wasFinished = this.#finished;
+    const inFlight = this.#pending > 0;
     this.#finish();
-    if (wasFinished && this.#pending === 0) return;
+    if (wasFinished && !inFlight) return;
     this.#abort(CLOSED);
     const ending = this.#source?.return?.();
     if (ending === undefined) return;
     // A pull still in flight holds the source; its own abort ends it, so do not wait on it here.
-    if (this.#pending > 0) {
+    if (inFlight) {
       ending.catch(() => undefined);
       return;
     }
@@ -139,24 +169,6 @@ class LazyModelStream implements ModelStream {
     if (this.#pulls.size === 0) return;
     const error = asAbortError(reason);
     for (const reject of this.#pulls) reject(error);
-  }
-
-  /** The source's next chunk, or the abort reason as soon as the stream is aborted. */
-  #pull(source: AsyncIterator<ModelChunk>): Promise<IteratorResult<ModelChunk>> {
-    if (this.#aborted) return Promise.reject(asAbortError(this.#abortReason));
-    return new Promise((resolve, reject) => {
-      this.#pulls.add(reject);
-      source.next().then(
-        (result) => {
-          this.#pulls.delete(reject);
-          resolve(result);
-        },
-        (error: unknown) => {
-          this.#pulls.delete(reject);
-          reject(error as Error);
-        },
-      );
-    });
   }
 
   #finish(): void {

@@ -78,8 +78,8 @@ async function loop(core: SessionCore, run: RunState, citations: Citation[]): Pr
       core.options.limits,
       run.queue.length,
       Date.now(),
-      (error) => core.redaction.error(error),
-      (text) => core.redaction.text(text),
+      core.redactError,
+      core.redactText,
     );
     if (verdict === undefined) continue;
     if (verdict.type !== 'Success') return verdict;
@@ -109,8 +109,8 @@ function classifyNow(core: SessionCore, run: RunState): Verdict {
       core.options.limits,
       0,
       Date.now(),
-      (error) => core.redaction.error(error),
-      (text) => core.redaction.text(text),
+      core.redactError,
+      core.redactText,
     ) ?? { type: 'Cancelled', reason: run.cancelReason() }
   );
 }

@@ -11,6 +11,7 @@ import {
   type UserMessage,
 } from '@helios/core';
 import { RunCancelledError } from '../errors.js';
+import { type DecideEnvironment } from '../hooks/hook-runner.js';
 import { type ResultMessage } from '../result-message.js';
 
 export class RunState {
@@ -30,6 +31,8 @@ export class RunState {
   /** Past its terminal: new messages go to the next run. */
   ending = false;
   wallClockTimer: ReturnType<typeof setTimeout> | undefined;
+  /** What hook decisions of this run log and time with; made on the run's first decision. */
+  decideEnvironment: DecideEnvironment | undefined;
   #resolve!: (result: ResultMessage) => void;
   #reject!: (error: unknown) => void;
   #finish!: () => void;

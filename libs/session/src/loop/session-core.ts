@@ -28,6 +28,7 @@ type RoutineFields = EventFields<Exclude<QueryEvent, { type: 'RunEnded' | 'Quest
 import { PendingQuestions } from '../questions/pending-questions.js';
 import { type QuestionRequest, type QuestionResponse } from '../questions/question.js';
 import { SessionRedaction } from '../redaction.js';
+import { type SerializedError } from '../serialized-error.js';
 import { askUserQuestionTool } from '../tools/ask-user-question.js';
 import { ToolSlots } from '../tools/slots.js';
 import { bindTool, type ToolBinding, ToolCategory } from '../tools/tool-binding.js';
@@ -39,6 +40,10 @@ export class SessionCore {
   readonly hub: EventHub;
   readonly questions = new PendingQuestions();
   readonly redaction: SessionRedaction;
+  /** The redaction as plain functions, made once: a closure per turn was a cost of every turn. */
+  readonly redactError = (error: unknown): SerializedError => this.redaction.error(error);
+  readonly redactText = (text: string): string => this.redaction.text(text);
+  readonly #redactForLog = (error: unknown): unknown => this.redaction.errorForLog(error);
   readonly hooks: HookRegistry;
   readonly bindings = new Map<string, ToolBinding>();
   readonly slots: ToolSlots;
@@ -191,11 +196,12 @@ export class SessionCore {
     const hooks = this.hooks.of(phase);
     if (hooks.length === 0) return undefined;
     const trace = run.trace;
-    const decision = decide(hooks, phase, this.hookContext(run), invoke, {
+    run.decideEnvironment ??= {
       logger: this.options.logger,
-      redactForLog: (error) => this.redaction.errorForLog(error),
+      redactForLog: this.#redactForLog,
       clock: trace ? () => trace.now() : undefined,
-    });
+    };
+    const decision = decide(hooks, phase, this.hookContext(run), invoke, run.decideEnvironment);
     if (decision instanceof Promise) return decision.then((settled) => this.#decided(run, phase, settled));
     return this.#decided(run, phase, decision);
   }

@@ -30,15 +30,16 @@ export async function dispatchTool(
   const binding = core.bindings.get(call.name);
   if (!binding) return ToolResult.failure(`tool not found: ${call.name}`);
   const timeoutMs = binding.timeoutMs ?? core.options.limits.toolTimeoutDefaultMs;
-  // Fires on the run's cancellation or at the deadline; disposing it clears the timer and the listener.
-  let fire: () => void = () => undefined;
+  // The context fires on the run's cancellation or at the deadline; `settle` ends the wait at once.
+  let settle: ((ending: Ending) => void) | undefined;
   let fired = false;
-  const aborted = new Promise<void>((resolve) => (fire = resolve));
-  const context = ToolContext.create(sessionContext, timeoutMs, Date.now(), () => {
+  const onFire = (): void => {
     fired = true;
-    fire();
-  });
-  const timedOut = (): boolean => ToolContext.timedOut(context);
+    settle?.(firedEnding());
+  };
+  const context = ToolContext.create(sessionContext, timeoutMs, Date.now(), onFire);
+  const firedEnding = (): Ending =>
+    ToolContext.timedOut(context) ? { kind: 'timeout' } : { kind: 'cancelled' };
   let settled = false;
   try {
     const slots = core.slots.for(binding.category);
@@ -47,29 +48,46 @@ export async function dispatchTool(
       try {
         release = await slots.acquire(context.signal);
       } catch {
-        return timedOut() ? timeoutResult(call.name, timeoutMs) : cancelledResult(call.name, run);
+        return ToolContext.timedOut(context)
+          ? timeoutResult(call.name, timeoutMs)
+          : cancelledResult(call.name, run);
       }
     }
     const releaseSlot = release;
-    const running = Promise.resolve().then(() => binding.tool.execute(call.arguments, context));
-    running.then(
-      () => {
-        releaseSlot();
-        if (settled)
-          core.options.logger.warn(`tool '${call.name}' finished after the session stopped waiting`);
-      },
-      (error: unknown) => {
-        releaseSlot();
-        if (isProgrammingError(error)) core.raiseFatal(error);
-        else if (settled && !isAbortError(error)) {
-          core.options.logger.warn(
-            `tool '${call.name}' failed after the session stopped waiting`,
-            core.redaction.errorForLog(error),
-          );
-        }
-      },
-    );
-    const ending = await race(running, aborted, () => fired, timedOut);
+    // One promise for the whole wait: the tool's own ending, or the moment its context fires.
+    const ending = await new Promise<Ending>((resolve) => {
+      settle = resolve;
+      if (fired) {
+        resolve(firedEnding());
+        return;
+      }
+      let running: Promise<ToolResult>;
+      try {
+        running = binding.tool.execute(call.arguments, context);
+      } catch (error) {
+        running = Promise.reject(error as Error);
+      }
+      running.then(
+        (result) => {
+          releaseSlot();
+          if (settled)
+            core.options.logger.warn(`tool '${call.name}' finished after the session stopped waiting`);
+          else resolve({ kind: 'result', result });
+        },
+        (error: unknown) => {
+          releaseSlot();
+          if (isProgrammingError(error)) core.raiseFatal(error);
+          else if (settled && !isAbortError(error)) {
+            core.options.logger.warn(
+              `tool '${call.name}' failed after the session stopped waiting`,
+              core.redaction.errorForLog(error),
+            );
+          }
+          // A tool that honours its signal rejects with an AbortError: that is the timeout or cancel itself.
+          resolve(fired && !isProgrammingError(error) ? firedEnding() : { kind: 'threw', error });
+        },
+      );
+    });
     switch (ending.kind) {
       case 'result':
         return ending.result;
@@ -101,23 +119,4 @@ function timeoutResult(name: string, timeoutMs: number): ToolResult {
 
 function cancelledResult(name: string, run: RunState): ToolResult {
   return ToolResult.failure(`tool '${name}' cancelled: ${run.cancelReason()}`);
-}
-
-/** The tool's own ending, or the moment its signal fires (`aborted`), whichever comes first. */
-function race(
-  running: Promise<ToolResult>,
-  aborted: Promise<void>,
-  hasFired: () => boolean,
-  timedOut: () => boolean,
-): Promise<Ending> {
-  const fired = (): Ending => (timedOut() ? { kind: 'timeout' } : { kind: 'cancelled' });
-  return Promise.race([
-    aborted.then(fired),
-    running.then(
-      (result): Ending => ({ kind: 'result', result }),
-      // A tool that honours its signal rejects with an AbortError: that is the timeout or cancel itself.
-      (error: unknown): Ending =>
-        hasFired() && !isProgrammingError(error) ? fired() : { kind: 'threw', error },
-    ),
-  ]);
 }

@@ -3,7 +3,14 @@
  * among them), dispatch, redaction of the result text (once, before anyone sees it), ToolResult,
  * PostToolUse hooks, then the tool message in the history.
  */
-import { Message, type SessionContext, toolSpanKind, type ToolCall, ToolResult } from '@helios/core';
+import {
+  Message,
+  type SessionContext,
+  toolSpanKind,
+  type ToolCall,
+  ToolResult,
+  TraceDetail,
+} from '@helios/core';
 import { type HookDecision } from '../hooks/hook-runner.js';
 import { type Verdict } from '../result-message.js';
 import { type RunState } from './run-state.js';
@@ -68,7 +75,10 @@ async function runCall(
   }
   core.emit(run, { type: 'ToolUse', call: core.redaction.call(call) });
   const span = run.trace?.span(toolSpanKind(call.name)).attribute('toolCallId', call.id);
-  span?.content({ input: core.redaction.text(JSON.stringify(call.arguments)) });
+  // Only VERBOSE keeps content: rendering the arguments for a STANDARD span would be thrown away.
+  if (span && core.options.traceDetail === TraceDetail.VERBOSE) {
+    span.content({ input: core.redaction.text(JSON.stringify(call.arguments)) });
+  }
   const raw = await dispatchTool(core, run, call, sessionContext);
   core.throwIfFatal();
   let result = redacted(core, run, call, raw);

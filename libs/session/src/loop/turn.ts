@@ -92,7 +92,7 @@ export async function runTurn(
   } else if (finish !== FinishReason.ERROR) {
     appendAnswer(core, answer.content, answer.thinking, answer.metadata);
   }
-  if (!terminal) {
+  if (!terminal && core.hooks.has('PostModelTurn')) {
     const response: TurnResponse = {
       content: answer.content,
       finishReason: finish,

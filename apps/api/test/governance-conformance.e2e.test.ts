@@ -9,6 +9,8 @@ import { SDK_TOKEN, startGovernanceApp, type GovernanceApp, type Reply } from '.
 
 const HOUR = 3_600_000;
 const TTL = 10 * 60_000;
+/** Allow records are buffered (flushed every ~100 ms); leave room for a loaded machine. */
+const POLL = { timeout: 5_000, interval: 50 };
 
 const policy = (port: number) => `
 version: '1'
@@ -89,7 +91,7 @@ async function record(id: string): Promise<RecordRow> {
         [id],
       );
       return rows.length;
-    })
+    }, POLL)
     .toBe(1);
   return rows[0] as RecordRow;
 }
@@ -197,6 +199,7 @@ describe('decisions on the wire, each with its audit record', () => {
   });
 
   it('budgets: a limits.budgets block per matching budget; budget_exceeded is terminal and charges nothing', async () => {
+    const now = app.clock.now();
     const seven = await evaluate({ tool: { name: 'charge' }, arguments: { amount: 7 } });
     expect(seven.body).toMatchObject({
       decision: 'allow',
@@ -212,7 +215,8 @@ describe('decisions on the wire, each with its audit record', () => {
             window: '1h',
             on_exceed: 'deny',
             allowed: true,
-            reset_at_ms: expect.any(Number),
+            // Epoch ms: an empty sliding pot resets one window from now.
+            reset_at_ms: now + HOUR,
           },
         ],
       },

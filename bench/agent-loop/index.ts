@@ -104,6 +104,11 @@ export default async function run(): Promise<{
     SIZES.forEach((turns, size) => (metrics[`${label} CPU ms/run @${turns}`] = round(cpuMsPerRun[size]!)));
     metrics[`${label} peak RSS MB`] = round(peakRssMB);
   }
+  // What the one Helios reader saw in a W1 run (counted here, off the clock, after the workers stopped).
+  const { run: heliosRun } = await import('./peers/helios.ts');
+  const seen = await heliosRun(200);
+  metrics['helios reader: events read @200'] = seen.eventsRead ?? 0;
+  metrics['helios reader: events missed @200'] = seen.eventsMissed ?? 0;
   const [helios, ...others] = figures as [Figures, ...Figures[]];
   const aiSdk = figures.find((f) => f.label.startsWith('ai-sdk'))!;
   const ratios: Record<string, number> = {

@@ -3,6 +3,9 @@ export interface W1Outcome {
   readonly modelCalls: number;
   readonly toolCalls: number;
   readonly text: string;
+  /** Helios only: what its one event reader read and missed (reported, not checked). */
+  readonly eventsRead?: number;
+  readonly eventsMissed?: number;
 }
 
 /** A system's W1 run of `turns` tool turns; resolves with what it did (checked by `checkW1`). */

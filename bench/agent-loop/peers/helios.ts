@@ -1,7 +1,9 @@
 /**
  * Helios: one session per run with the W1 model, a trace listener, the default permission policy and
- * one event reader. The tool is defined once per process, as an application would (defining one costs
- * about half a millisecond, which would swamp a 10-turn run).
+ * one event reader. Readers are woken on the macrotask queue, so with this never-yielding model the
+ * reader reads what fits in its 256-event buffer, then RunEnded (index.ts reports the counts). The tool
+ * is defined once per process, as an application would (defining one costs about half a millisecond,
+ * which would swamp a 10-turn run).
  */
 import { bindTool, ToolCategory } from '@helios/session';
 import { type W1Outcome } from '../outcome.ts';
@@ -20,8 +22,9 @@ export async function run(turns: number): Promise<W1Outcome> {
   const model = new CounterModel(turns);
   const session = await openW1Session(turns, { model, tools });
   const events = session.events();
+  let eventsRead = 0;
   const reading = (async () => {
-    for await (const _event of events);
+    for await (const _event of events) eventsRead += 1;
   })();
   const result = await session.send('add things');
   await session.close();
@@ -30,5 +33,7 @@ export async function run(turns: number): Promise<W1Outcome> {
     modelCalls: model.calls,
     toolCalls,
     text: result.type === 'Success' ? result.result : result.type,
+    eventsRead,
+    eventsMissed: events.missed,
   };
 }

@@ -100,6 +100,26 @@ describe('event streams', () => {
     hub.close();
   });
 
+  it('keeps what each reader buffered when the shared log is cleared under a long burst', async () => {
+    const hub = new EventHub({ capacity: 300, controlWaitMs: 10, logger: recordingLogger() });
+    const stalled = hub.open();
+    const partial = hub.open();
+    for (let i = 0; i < 100; i += 1) void hub.publish(event('AssistantText', i));
+    for (let i = 0; i < 50; i += 1) expect((await partial.next()).value).toMatchObject({ text: String(i) });
+    for (let i = 100; i < 10_000; i += 1) void hub.publish(event('AssistantText', i));
+    expect(stalled.buffered).toBe(300);
+    expect(stalled.missed).toBe(9_700);
+    expect(partial.buffered).toBe(300);
+    expect(partial.missed).toBe(9_650);
+    const first = await stalled.next();
+    expect(first.value).toMatchObject({ text: '0' });
+    const next = await partial.next();
+    expect(next.value).toMatchObject({ text: '50' });
+    hub.close();
+    const rest = await drain(partial);
+    expect(rest.at(-1)).toMatchObject({ text: '349' });
+  });
+
   it('a pending read gets the next event; return() and disposal end the stream', async () => {
     const hub = new EventHub({ capacity: 4, controlWaitMs: 10, logger: recordingLogger() });
     const stream = hub.open();
@@ -133,11 +153,6 @@ describe('event streams', () => {
     const model = new ScriptedModel().thenText(Array.from({ length: 20 }, (_, i) => `t${i}`));
     const session = await AgentSession.open({ model, eventBufferSize: 4, logger: recordingLogger() });
     const stalled = session.events();
-    const reader = session.events();
-    const collected: QueryEvent[] = [];
-    const reading = (async () => {
-      for await (const e of reader) collected.push(e);
-    })();
     let settled = false;
     const pending = session.send('go').then((r) => {
       settled = true;
@@ -145,17 +160,56 @@ describe('event streams', () => {
     });
     await vi.advanceTimersByTimeAsync(0);
     // All the run's work is done without waiting on the stalled reader; only its RunEnded waits there.
-    expect(collected.filter((e) => e.type === 'AssistantText')).toHaveLength(20);
-    expect(collected.at(-1)?.type).toBe('RunEnded');
+    expect(model.remainingTurns).toBe(0);
     expect(settled).toBe(false);
     expect(stalled.buffered).toBe(4);
     await vi.advanceTimersByTimeAsync(CONTROL_EVENT_WAIT_MS);
     expect((await pending).type).toBe('Success');
-    expect(stalled.missed).toBe(20);
+    expect(stalled.missed).toBe(20); // 18 deltas, TurnEnded, and RunEnded after its 30 s wait
     await session.close();
-    await reading;
     const gap = await drain(stalled);
     expect(types(gap)).toEqual(['RunStarted', 'UserMessageReceived', 'AssistantText', 'AssistantText']);
+  });
+
+  it('wakes readers after the burst: a waiting reader gets what fit, then RunEnded once it reads', async () => {
+    const model = new ScriptedModel().thenText(Array.from({ length: 20 }, (_, i) => `t${i}`));
+    const session = await AgentSession.open({ model, eventBufferSize: 4, logger: recordingLogger() });
+    const reader = session.events();
+    const collected: QueryEvent[] = [];
+    const reading = (async () => {
+      for await (const e of reader) collected.push(e);
+    })();
+    expect((await session.send('go')).type).toBe('Success');
+    await session.close();
+    await reading;
+    expect(types(collected)).toEqual([
+      'RunStarted',
+      'UserMessageReceived',
+      'AssistantText',
+      'AssistantText',
+      'RunEnded',
+    ]);
+    expect(reader.missed).toBe(19); // 18 deltas and TurnEnded
+  });
+
+  it('a reader keeps every event of a loop that waits between steps', async () => {
+    const model = new ScriptedModel().thenText(
+      Array.from({ length: 20 }, (_, i) => `t${i}`),
+      {
+        chunkDelayMs: 1,
+      },
+    );
+    const session = await AgentSession.open({ model, eventBufferSize: 4, logger: recordingLogger() });
+    const reader = session.events();
+    const collected: QueryEvent[] = [];
+    const reading = (async () => {
+      for await (const e of reader) collected.push(e);
+    })();
+    await session.send('go');
+    expect(collected.filter((e) => e.type === 'AssistantText')).toHaveLength(20);
+    expect(reader.missed).toBe(0);
+    await session.close();
+    await reading;
   });
 
   it('RunEnded waits for room in a full reader before the run settles', async () => {

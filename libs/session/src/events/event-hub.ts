@@ -1,19 +1,19 @@
 /**
- * Fans a session's events out to its readers through an RxJS Subject. Publishing never waits on a
- * routine event; a control event resolves once every full reader took it or dropped it (≤ 30 s each,
- * in parallel), so a run settles only after its events are in each buffer or missed.
+ * Fans a session's events out to its readers. A routine event is appended once to a shared EventLog
+ * and never waits: each reader judges it lazily against its own buffer. A control event is offered to
+ * every reader and resolves once each full reader took it or dropped it (≤ 30 s each, in parallel), so a
+ * run settles only after its events are in each buffer or missed.
+ *
+ * Readers are woken through an RxJS Subject on the macrotask queue, once per batch of events: the loop
+ * never runs a reader's code between its own steps, so a thousand readers cost it what one costs. A
+ * loop that never yields (an in-memory model) therefore runs ahead of its readers, which then see the
+ * gap a full buffer makes; a loop that waits on a provider leaves them all the time they need.
  */
-import { Subject } from 'rxjs';
+import { Subject, type Subscription } from 'rxjs';
 import { type SessionLogger } from '../logger.js';
 import { isControlEvent, type QueryEvent } from '../query-event.js';
+import { EventLog } from './event-log.js';
 import { EventStream } from './event-stream.js';
-
-interface Delivery {
-  readonly event: QueryEvent;
-  readonly control: boolean;
-  /** Control deliveries collect the waits of full readers here. */
-  readonly waits: Promise<void>[];
-}
 
 export interface EventHubConfig {
   readonly capacity: number;
@@ -21,12 +21,18 @@ export interface EventHubConfig {
   readonly logger: SessionLogger;
 }
 
-const NO_WAITS: Promise<void>[] = [];
+/** Log length at which the hub has every reader copy out what it still needs, then clears the log. */
+const TRIM_AT = 4_096;
+
+// Taken at load: installing fake timers in a test must not stop readers from being woken.
+const scheduleMacrotask = globalThis.setImmediate;
 
 export class EventHub {
   readonly #config: EventHubConfig;
-  readonly #subject = new Subject<Delivery>();
+  readonly #log = new EventLog();
+  readonly #wake = new Subject<void>();
   readonly #streams = new Set<EventStream>();
+  #wakeScheduled = false;
   #closed = false;
 
   constructor(config: EventHubConfig) {
@@ -39,23 +45,21 @@ export class EventHub {
 
   /** A new reader, attached before it is returned; after close it is already ended. */
   open(signal?: AbortSignal): EventStream {
-    let unsubscribe = (): void => undefined;
+    let subscription: Subscription | undefined = undefined;
     const stream = new EventStream({
       ...this.#config,
+      log: this.#log,
       onClose: () => {
         this.#streams.delete(stream);
-        unsubscribe();
+        subscription?.unsubscribe();
+        if (this.#streams.size === 0) this.#log.clear();
       },
     });
     if (this.#closed || signal?.aborted) {
       stream.end();
       return stream;
     }
-    const subscription = this.#subject.subscribe((delivery) => {
-      const wait = stream.offer(delivery.event, delivery.control);
-      if (wait) delivery.waits.push(wait);
-    });
-    unsubscribe = () => subscription.unsubscribe();
+    subscription = this.#wake.subscribe(() => stream.wake());
     this.#streams.add(stream);
     signal?.addEventListener('abort', () => stream.close(), { once: true });
     return stream;
@@ -63,12 +67,21 @@ export class EventHub {
 
   /** Routine events return undefined at once; control events return the readers' bounded waits. */
   publish(event: QueryEvent): Promise<void> | undefined {
-    if (!this.#subject.observed) return undefined;
-    const control = isControlEvent(event.type);
-    const delivery: Delivery = { event, control, waits: control ? [] : NO_WAITS };
-    this.#subject.next(delivery);
-    if (delivery.waits.length === 0) return undefined;
-    return Promise.all(delivery.waits).then(() => undefined);
+    if (this.#streams.size === 0) return undefined;
+    this.#scheduleWake();
+    if (!isControlEvent(event.type)) {
+      this.#log.append(event);
+      if (this.#log.length >= TRIM_AT) this.#trim();
+      return undefined;
+    }
+    const waits: Promise<void>[] = [];
+    for (const stream of this.#streams) {
+      stream.settle();
+      const wait = stream.offerControl(event);
+      if (wait) waits.push(wait);
+    }
+    if (waits.length === 0) return undefined;
+    return Promise.all(waits).then(() => undefined);
   }
 
   /** Ends every stream; readers drain their buffers, waiting control events are released. */
@@ -76,6 +89,22 @@ export class EventHub {
     if (this.#closed) return;
     this.#closed = true;
     for (const stream of [...this.#streams]) stream.end();
-    this.#subject.complete();
+    this.#log.clear();
+    this.#wake.complete();
+  }
+
+  #scheduleWake(): void {
+    if (this.#wakeScheduled) return;
+    this.#wakeScheduled = true;
+    scheduleMacrotask(() => {
+      this.#wakeScheduled = false;
+      this.#wake.next();
+    });
+  }
+
+  /** Every reader copies out its unread log ranges (at most its capacity), then the log starts afresh. */
+  #trim(): void {
+    for (const stream of this.#streams) stream.detachFromLog();
+    this.#log.clear();
   }
 }

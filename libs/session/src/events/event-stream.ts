@@ -1,11 +1,15 @@
 /**
- * One reader's view of a session's events: its own bounded buffer, read with `for await`. A routine
- * event that finds the buffer full is missed at once; a control event waits for room up to
+ * One reader's view of a session's events, read with `for await`. Its buffer holds at most `capacity`
+ * events: ranges of the session's shared EventLog plus control events handed to it directly. Routine
+ * events are judged lazily, in publish order, whenever the reader or the hub looks: while the buffer has
+ * room they are in it, once it is full they are missed — exactly as if each had been offered on publish,
+ * since the buffer only empties when its reader reads. A control event waits for room up to
  * `controlWaitMs`, then is missed too. The stream ends when its reader closes it (`return`, `close`,
  * `using`), when its signal aborts, or when the session closed and the buffer is drained.
  */
-import { type QueryEvent } from '../query-event.js';
 import { type SessionLogger } from '../logger.js';
+import { type QueryEvent } from '../query-event.js';
+import { type EventLog } from './event-log.js';
 
 export const DEFAULT_EVENT_BUFFER = 256;
 export const CONTROL_EVENT_WAIT_MS = 30_000;
@@ -16,22 +20,38 @@ interface ControlWaiter {
   readonly timer: ReturnType<typeof setTimeout>;
 }
 
+/** Log positions [from, to) this reader accepted and has not read yet. */
+interface LogRange {
+  from: number;
+  readonly to: number;
+}
+
+type BufferItem = QueryEvent | LogRange;
+
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 export interface EventStreamConfig {
   readonly capacity: number;
   readonly controlWaitMs: number;
   readonly logger: SessionLogger;
+  readonly log: EventLog;
   readonly onClose: () => void;
+}
+
+function isRange(item: BufferItem): item is LogRange {
+  return 'from' in item;
 }
 
 export class EventStream
   implements AsyncIterableIterator<QueryEvent, undefined>, Disposable, AsyncDisposable
 {
   readonly #config: EventStreamConfig;
-  readonly #ring: (QueryEvent | undefined)[];
-  #head = 0;
+  readonly #log: EventLog;
+  /** The buffer, oldest first; `#size` counts events (a range counts each of its positions). */
+  #items: BufferItem[] = [];
   #size = 0;
+  /** Log positions below this one have been judged (accepted or missed). */
+  #settled: number;
   readonly #waiters: ControlWaiter[] = [];
   readonly #pulls: ((result: IteratorResult<QueryEvent, undefined>) => void)[] = [];
   /** No further event will be offered (the session closed). */
@@ -44,16 +64,19 @@ export class EventStream
 
   constructor(config: EventStreamConfig) {
     this.#config = config;
-    this.#ring = new Array<QueryEvent | undefined>(config.capacity);
+    this.#log = config.log;
+    this.#settled = config.log.head;
   }
 
   /** Events this reader missed because its buffer was full. */
   get missed(): number {
+    this.settle();
     return this.#missed;
   }
 
   /** Events buffered and not yet read. */
   get buffered(): number {
+    this.settle();
     return this.#size;
   }
 
@@ -65,27 +88,41 @@ export class EventStream
     return this;
   }
 
-  /** Offers a routine event (returns undefined) or a control event (returns a wait when the buffer is full). */
-  offer(event: QueryEvent, control: boolean): Promise<void> | undefined {
+  /** Judges the routine events published since the last look: the first ones that fit, the rest missed. */
+  settle(): void {
+    const head = this.#log.head;
+    if (this.#settled >= head) return;
+    if (this.#closed || this.#ended) {
+      this.#settled = head;
+      return;
+    }
+    const room = this.#waiters.length === 0 ? this.#config.capacity - this.#size : 0;
+    const accepted = Math.min(room, head - this.#settled);
+    if (accepted > 0) {
+      this.#acceptRange(this.#settled, this.#settled + accepted);
+      this.#settled += accepted;
+    }
+    const missed = head - this.#settled;
+    if (missed === 0) return;
+    // Logged once per gap, not per event: a stalled reader would otherwise cost a string per event.
+    if (!this.#inGap) {
+      this.#inGap = true;
+      const first = this.#log.at(this.#settled);
+      this.#config.logger.debug(`event reader full: missing events from ${first.type} of run ${first.runId}`);
+    }
+    this.#missed += missed;
+    this.#settled = head;
+  }
+
+  /**
+   * Offers a control event (after `settle`): it goes in if there is room, else it waits for room up to
+   * `controlWaitMs` — the returned promise settles when it went in or was dropped.
+   */
+  offerControl(event: QueryEvent): Promise<void> | undefined {
     if (this.#closed || this.#ended) return undefined;
-    const pull = this.#pulls.shift();
-    if (pull) {
-      pull({ done: false, value: event });
-      return undefined;
-    }
     if (this.#size < this.#config.capacity && this.#waiters.length === 0) {
-      this.#push(event);
-      return undefined;
-    }
-    if (!control) {
-      // Logged once per gap, not per event: a stalled reader would otherwise cost a string per event.
-      if (!this.#inGap) {
-        this.#inGap = true;
-        this.#config.logger.debug(
-          `event reader full: missing events from ${event.type} of run ${event.runId}`,
-        );
-      }
-      this.#missed += 1;
+      this.#items.push(event);
+      this.#size += 1;
       return undefined;
     }
     return new Promise<void>((resolve) => {
@@ -102,13 +139,35 @@ export class EventStream
     });
   }
 
-  next(): Promise<IteratorResult<QueryEvent, undefined>> {
-    if (this.#size > 0) {
-      this.#inGap = false;
-      const event = this.#take();
-      this.#admitWaiter();
-      return Promise.resolve({ done: false, value: event });
+  /** Copies the buffered log ranges out, so the hub may clear the log. */
+  detachFromLog(): void {
+    this.settle();
+    if (!this.#items.some(isRange)) return;
+    const events: QueryEvent[] = [];
+    for (const item of this.#items) {
+      if (!isRange(item)) events.push(item);
+      else
+        for (let position = item.from; position < item.to; position += 1) events.push(this.#log.at(position));
     }
+    this.#items = events;
+  }
+
+  /** New events may be there: hands them to pending reads. */
+  wake(): void {
+    if (this.#pulls.length === 0) return;
+    this.settle();
+    while (this.#pulls.length > 0 && this.#size > 0) {
+      (this.#pulls.shift() as (result: IteratorResult<QueryEvent, undefined>) => void)({
+        done: false,
+        value: this.#read(),
+      });
+    }
+    if (this.#closed || this.#ended) for (const pull of this.#pulls.splice(0)) pull(DONE);
+  }
+
+  next(): Promise<IteratorResult<QueryEvent, undefined>> {
+    this.settle();
+    if (this.#size > 0) return Promise.resolve({ done: false, value: this.#read() });
     if (this.#closed || this.#ended) return Promise.resolve(DONE);
     return new Promise((resolve) => this.#pulls.push(resolve));
   }
@@ -122,7 +181,7 @@ export class EventStream
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#ring.fill(undefined);
+    this.#items = [];
     this.#size = 0;
     this.#releaseWaiters();
     for (const pull of this.#pulls.splice(0)) pull(DONE);
@@ -141,32 +200,49 @@ export class EventStream
   /** The session closed: nothing more comes; the reader still drains what is buffered. */
   end(): void {
     if (this.#ended) return;
+    this.settle();
+    this.detachFromLog();
     this.#ended = true;
     this.#releaseWaiters();
-    for (const pull of this.#pulls.splice(0)) pull(DONE);
     if (this.#size === 0) this.close();
+    else this.wake();
   }
 
-  #push(event: QueryEvent): void {
-    this.#ring[(this.#head + this.#size) % this.#config.capacity] = event;
-    this.#size += 1;
+  #acceptRange(from: number, to: number): void {
+    const last = this.#items[this.#items.length - 1];
+    if (last !== undefined && isRange(last) && last.to === from) {
+      this.#items[this.#items.length - 1] = { from: last.from, to };
+    } else {
+      this.#items.push({ from, to });
+    }
+    this.#size += to - from;
   }
 
-  #take(): QueryEvent {
-    const event = this.#ring[this.#head] as QueryEvent;
-    this.#ring[this.#head] = undefined;
-    this.#head = (this.#head + 1) % this.#config.capacity;
+  /** Takes the oldest buffered event; the room it frees goes to the oldest waiting control event. */
+  #read(): QueryEvent {
+    this.#inGap = false;
+    const front = this.#items[0] as BufferItem;
+    let event: QueryEvent;
+    if (isRange(front)) {
+      event = this.#log.at(front.from);
+      front.from += 1;
+      if (front.from === front.to) this.#items.shift();
+    } else {
+      event = front;
+      this.#items.shift();
+    }
     this.#size -= 1;
+    this.#admitWaiter();
     if (this.#size === 0 && this.#ended) this.close();
     return event;
   }
 
-  /** Room appeared: the oldest waiting control event takes it. */
   #admitWaiter(): void {
     const waiter = this.#waiters.shift();
     if (!waiter) return;
     clearTimeout(waiter.timer);
-    this.#push(waiter.event);
+    this.#items.push(waiter.event);
+    this.#size += 1;
     waiter.resolve();
   }
 

@@ -22,20 +22,20 @@ export function newId(now: number = Date.now()): string {
     randomFillSync(pool);
     poolOffset = 0;
   }
-  const bytes = pool.subarray(poolOffset, poolOffset + 16);
+  const at = poolOffset;
   poolOffset += 16;
   let ms = now;
   for (let i = 5; i >= 0; i -= 1) {
-    bytes[i] = ms % 256;
+    pool[at + i] = ms % 256;
     ms = Math.floor(ms / 256);
   }
-  bytes[6] = 0x70 | (counter >> 8);
-  bytes[7] = counter & 0xff;
-  bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
+  pool[at + 6] = 0x70 | (counter >> 8);
+  pool[at + 7] = counter & 0xff;
+  pool[at + 8] = 0x80 | ((pool[at + 8] ?? 0) & 0x3f);
   let hex = '';
   for (let i = 0; i < 16; i += 1) {
     if (i === 4 || i === 6 || i === 8 || i === 10) hex += '-';
-    hex += HEX[bytes[i] ?? 0];
+    hex += HEX[pool[at + i] ?? 0];
   }
   return hex;
 }

@@ -4,6 +4,7 @@
  * any point without touching the model; a failed turn rejects `next()` with its error.
  */
 import { abortReason, asAbortError, isAbortError } from '../common/abort.js';
+import { type AbortSubscription, listenForAbort } from '../common/abort-fanout.js';
 import { type ModelChunk } from './model-chunk.js';
 
 export interface ModelStream extends AsyncIterableIterator<ModelChunk> {
@@ -45,6 +46,11 @@ class SourceContext implements ChunkSourceContext {
   }
 }
 
+interface Pull {
+  readonly resolve: (result: IteratorResult<ModelChunk, undefined>) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 class LazyModelStream implements ModelStream {
   readonly #open: ChunkSource;
   readonly #callerSignal: AbortSignal | undefined;
@@ -54,11 +60,10 @@ class LazyModelStream implements ModelStream {
   #abortReason: unknown;
   #aborted = false;
   readonly #context: ChunkSourceContext;
-  readonly #onCallerAbort = (): void => this.#abort(this.#callerSignal?.reason);
+  #callerLink: AbortSubscription | undefined;
   #source: AsyncIterator<ModelChunk> | undefined;
-  /** The pulls in flight, failed by `#abort` (a listener per chunk was a cost of every turn). */
-  readonly #pulls = new Set<(reason: Error) => void>();
-  #pending = 0;
+  /** The pulls in flight, oldest first; `#abort` settles them all at once. */
+  #pulls: Pull[] = [];
   #closed = false;
   #finished = false;
   #onFinish: (() => void) | undefined;
@@ -68,7 +73,9 @@ class LazyModelStream implements ModelStream {
     this.#callerSignal = callerSignal;
     this.#onFinish = onFinish;
     this.#context = new SourceContext(() => this.#sourceSignal());
-    callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    if (callerSignal && !callerSignal.aborted) {
+      this.#callerLink = listenForAbort(callerSignal, (reason) => this.#abort(reason));
+    }
   }
 
   get started(): boolean {
@@ -85,7 +92,8 @@ class LazyModelStream implements ModelStream {
 
   /**
    * One promise per chunk, settled by the source or, at once, by an abort: a closed stream ends (done),
-   * the caller's abort rejects with its reason, a source failure rejects with its error.
+   * the caller's abort rejects with its reason, a source failure rejects with its error. Pulls are
+   * queued in order (a caller may call next() before the previous one settled).
    */
   next(): Promise<IteratorResult<ModelChunk, undefined>> {
     if (this.#finished) return Promise.resolve(DONE);
@@ -96,30 +104,31 @@ class LazyModelStream implements ModelStream {
     }
     const source = (this.#source ??= this.#open(this.#context)[Symbol.asyncIterator]());
     if (this.#aborted) return this.#failed(asAbortError(this.#abortReason));
-    this.#pending += 1;
     return new Promise((resolve, reject) => {
-      let settled = false;
-      const fail = (error: unknown): void => {
-        if (settled) return;
-        settled = true;
-        this.#pending -= 1;
-        this.#pulls.delete(fail);
-        this.#finish();
-        if (this.#closed) resolve(DONE);
-        else reject(error as Error);
-      };
-      this.#pulls.add(fail);
-      source.next().then((result) => {
-        if (settled) return;
-        settled = true;
-        this.#pending -= 1;
-        this.#pulls.delete(fail);
-        if (result.done === true) {
-          this.#finish();
-          resolve(DONE);
-        } else resolve(result);
-      }, fail);
+      this.#pulls.push({ resolve, reject });
+      source.next().then(this.#onResult, this.#onError);
     });
+  }
+
+  /** The source answered the oldest pull still waiting (an aborted one was already settled). */
+  readonly #onResult = (result: IteratorResult<ModelChunk>): void => {
+    const pull = this.#pulls.shift();
+    if (pull === undefined) return;
+    if (result.done === true) {
+      this.#finish();
+      pull.resolve(DONE);
+    } else pull.resolve(result);
+  };
+
+  readonly #onError = (error: unknown): void => {
+    const pull = this.#pulls.shift();
+    if (pull !== undefined) this.#settleFailed(pull, error);
+  };
+
+  #settleFailed(pull: Pull, error: unknown): void {
+    this.#finish();
+    if (this.#closed) pull.resolve(DONE);
+    else pull.reject(error);
   }
 
   #failed(error: Error): Promise<IteratorResult<ModelChunk, undefined>> {
@@ -136,7 +145,7 @@ class LazyModelStream implements ModelStream {
     if (this.#closed) return;
     this.#closed = true;
     const wasFinished = this.#finished;
-    const inFlight = this.#pending > 0;
+    const inFlight = this.#pulls.length > 0;
     this.#finish();
     if (wasFinished && !inFlight) return;
     this.#abort(CLOSED);
@@ -166,15 +175,17 @@ class LazyModelStream implements ModelStream {
     this.#aborted = true;
     this.#abortReason = reason;
     this.#controller?.abort(reason);
-    if (this.#pulls.size === 0) return;
+    if (this.#pulls.length === 0) return;
     const error = asAbortError(reason);
-    for (const reject of this.#pulls) reject(error);
+    const pulls = this.#pulls;
+    this.#pulls = []; // the source's late answers to these find nobody waiting
+    for (const pull of pulls) this.#settleFailed(pull, error);
   }
 
   #finish(): void {
     if (this.#finished) return;
     this.#finished = true;
-    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+    this.#callerLink?.cancel();
     this.#onFinish?.();
     this.#onFinish = undefined;
   }

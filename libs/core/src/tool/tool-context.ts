@@ -3,6 +3,7 @@
  * or its deadline, whichever comes first), the deadline itself, and the session's context.
  */
 import { asAbortError, throwIfAborted } from '../common/abort.js';
+import { type AbortSubscription, listenForAbort } from '../common/abort-fanout.js';
 import { requireNonBlank, requireNonNegativeNumber } from '../common/validate.js';
 import { SecretRegistry } from '../secrets/secret-registry.js';
 
@@ -54,7 +55,7 @@ class CallContext implements ToolContext, Disposable {
   #timedOut = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #onAbort: ((reason: unknown) => void) | undefined;
-  readonly #onSessionAbort = (): void => this.#fire(this.sessionContext.signal.reason, false);
+  #sessionLink: AbortSubscription | undefined;
 
   constructor(
     sessionContext: SessionContext,
@@ -70,7 +71,7 @@ class CallContext implements ToolContext, Disposable {
       this.#fire(session.reason, false);
       return;
     }
-    session.addEventListener('abort', this.#onSessionAbort, { once: true });
+    this.#sessionLink = listenForAbort(session, (reason) => this.#fire(reason, false));
     this.#timer = setTimeout(
       () => this.#fire(new DOMException(`deadline of ${timeoutMs} ms passed`, 'TimeoutError'), true),
       timeoutMs,
@@ -100,7 +101,7 @@ class CallContext implements ToolContext, Disposable {
 
   [Symbol.dispose](): void {
     clearTimeout(this.#timer);
-    this.sessionContext.signal.removeEventListener('abort', this.#onSessionAbort);
+    this.#sessionLink?.cancel();
   }
 
   #fire(reason: unknown, timedOut: boolean): void {

@@ -22,10 +22,12 @@ export interface TraceEnd {
   readonly outputText?: string;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 export class SpanRecorder {
   readonly #detail: TraceDetail;
   readonly #now: () => number;
-  readonly #onEnd: (span: Span) => void;
+  readonly #onEnd: (span: Span, recorder: SpanRecorder) => void;
   readonly #attributes: Record<string, string> = {};
   readonly #id = newId();
   readonly #startTime: number;
@@ -39,7 +41,7 @@ export class SpanRecorder {
     readonly kind: SpanKind,
     detail: TraceDetail,
     now: () => number,
-    onEnd: (span: Span) => void,
+    onEnd: (span: Span, recorder: SpanRecorder) => void,
     startTime: number = now(),
   ) {
     this.#detail = detail;
@@ -88,22 +90,21 @@ export class SpanRecorder {
     if (this.#ended) return;
     this.#ended = true;
     const endTime = this.#now();
-    this.#onEnd(
-      Object.freeze({
-        id: this.#id,
-        kind: this.kind,
-        startTime: this.#startTime,
-        endTime,
-        durationMs: endTime - this.#startTime,
-        status,
-        ...(error === undefined ? {} : { error }),
-        usage: this.#usage,
-        cost: this.#cost,
-        attributes: Object.freeze(this.#attributes), // the recorder is done with it: no copy
-        ...(this.#input === undefined ? {} : { input: this.#input }),
-        ...(this.#output === undefined ? {} : { output: this.#output }),
-      }),
-    );
+    const span: Mutable<Span> = {
+      id: this.#id,
+      kind: this.kind,
+      startTime: this.#startTime,
+      endTime,
+      durationMs: endTime - this.#startTime,
+      status,
+      usage: this.#usage,
+      cost: this.#cost,
+      attributes: Object.freeze(this.#attributes), // the recorder is done with it: no copy
+    };
+    if (error !== undefined) span.error = error;
+    if (this.#input !== undefined) span.input = this.#input;
+    if (this.#output !== undefined) span.output = this.#output;
+    this.#onEnd(Object.freeze(span), this);
   }
 }
 
@@ -113,7 +114,7 @@ export class TraceRecorder {
   readonly #now: () => number;
   readonly #startTime: number;
   readonly #spans: Span[] = [];
-  readonly #open = new Set<SpanRecorder>();
+  readonly #open: SpanRecorder[] = [];
   readonly #attributes: Record<string, string> = {};
 
   constructor(start: TraceStart) {
@@ -133,19 +134,22 @@ export class TraceRecorder {
    * (a hook that decided) gets its real duration without a span opened for every attempt.
    */
   span(kind: SpanKind, startTime?: number): SpanRecorder {
-    const recorder = new SpanRecorder(
-      kind,
-      this.#detail,
-      this.#now,
-      (span) => {
-        this.#open.delete(recorder);
-        this.#spans.push(span);
-      },
-      startTime,
-    );
-    this.#open.add(recorder);
+    const recorder = new SpanRecorder(kind, this.#detail, this.#now, this.#onSpanEnd, startTime);
+    this.#open.push(recorder);
     return recorder;
   }
+
+  /** One callback for every span (a closure per span was a cost of every turn). */
+  readonly #onSpanEnd = (span: Span, recorder: SpanRecorder): void => {
+    // Few spans are open at once: a swap-remove from the end beats a Set's add/delete churn.
+    const open = this.#open;
+    const index = open.lastIndexOf(recorder);
+    if (index >= 0) {
+      open[index] = open[open.length - 1] as SpanRecorder;
+      open.pop();
+    }
+    this.#spans.push(span);
+  };
 
   attribute(key: string, value: string): this {
     this.#attributes[key] = value;

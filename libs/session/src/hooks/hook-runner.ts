@@ -99,20 +99,38 @@ export function decide<P extends DecidingPhase>(
       continue;
     }
     if (returned instanceof Promise) {
-      const next = (): HookDecision | undefined | Promise<HookDecision | undefined> =>
-        decide(hooks, phase, context, invoke, environment, index + 1);
-      return returned.then(
-        (outcome: HookOutcome | undefined) => judge(hook, phase, outcome, startTime, environment) ?? next(),
-        (error: unknown) => {
-          tolerate(hook, phase, error, environment);
-          return next();
-        },
-      );
+      return decideLater(returned, hooks, phase, context, invoke, environment, index, startTime);
     }
     const decision = judge(hook, phase, returned, startTime, environment);
     if (decision) return decision;
   }
   return undefined;
+}
+
+/**
+ * The rest of `decide` once hook `index` answered with a promise. A function of its own, so that the
+ * synchronous path allocates no closure context for it.
+ */
+function decideLater<P extends DecidingPhase>(
+  returned: Promise<HookOutcome | undefined>,
+  hooks: readonly HookOf<P>[],
+  phase: P,
+  context: HookContext,
+  invoke: (hook: HookOf<P>, context: HookContext) => HookReturn,
+  environment: DecideEnvironment,
+  index: number,
+  startTime: number,
+): Promise<HookDecision | undefined> {
+  const hook = hooks[index] as HookOf<P>;
+  const next = (): HookDecision | undefined | Promise<HookDecision | undefined> =>
+    decide(hooks, phase, context, invoke, environment, index + 1);
+  return returned.then(
+    (outcome) => judge(hook, phase, outcome, startTime, environment) ?? next(),
+    (error: unknown) => {
+      tolerate(hook, phase, error, environment);
+      return next();
+    },
+  );
 }
 
 /** A hook's ordinary failure counts as Continue (logged); an unexpected programming error propagates. */

@@ -10,7 +10,6 @@ import {
   IncompleteStreamError,
   type MessageStop,
   type ModelChunk,
-  type ModelStream,
   type SpanRecorder,
   type ToolCall,
   TraceDetail,
@@ -19,6 +18,7 @@ import {
 } from '@helios/core';
 import { StreamIdleTimeoutError } from '../errors.js';
 import { renderPrompt } from '../tracing/run-trace.js';
+import { IdleWatch } from './idle-watch.js';
 import { type RunState } from './run-state.js';
 import { type SessionCore } from './session-core.js';
 
@@ -100,14 +100,8 @@ async function streamOnce(core: SessionCore, run: RunState, attempt: number): Pr
   if (span && core.options.traceDetail === TraceDetail.VERBOSE) {
     span.content({ input: core.redaction.text(renderPrompt(core.history)) });
   }
-  const idleMs = limits.streamIdleTimeoutMs;
-  let stream: ModelStream | undefined;
-  let idleFired = false;
   // Closing the stream is how the idle ceiling aborts it: the run's signal goes to the model as is.
-  const idle = setTimeout(() => {
-    idleFired = true;
-    void stream?.close();
-  }, idleMs);
+  const idle = (run.idleWatch ??= new IdleWatch(limits.streamIdleTimeoutMs));
   let content = '';
   let thinking: string | undefined;
   const toolCalls: ToolCall[] = [];
@@ -115,12 +109,14 @@ async function streamOnce(core: SessionCore, run: RunState, attempt: number): Pr
   let stop: MessageStop | undefined;
   try {
     const schema = run.schema ?? core.options.outputSchema;
-    stream = model.chatStream(core.history, core.toolDefinitions(), {
-      signal: run.signal,
-      ...(schema ? { schema } : {}),
-    });
+    const stream = model.chatStream(
+      core.history,
+      core.toolDefinitions(),
+      schema ? { signal: run.signal, schema } : { signal: run.signal },
+    );
+    idle.start(stream);
     for await (const chunk of stream) {
-      idle.refresh();
+      idle.touch();
       stop = onChunk(core, run, chunk, toolCalls, citations);
       if (chunk.type === 'TextDelta') content += chunk.text;
       else if (chunk.type === 'ThinkingDelta') thinking = (thinking ?? '') + chunk.text;
@@ -128,12 +124,14 @@ async function streamOnce(core: SessionCore, run: RunState, attempt: number): Pr
     }
     if (!stop) throw new IncompleteStreamError('model stream ended without a MessageStop chunk');
   } catch (caught) {
-    const error = idleFired ? new StreamIdleTimeoutError(`no chunk from the model for ${idleMs} ms`) : caught;
+    const error = idle.fired
+      ? new StreamIdleTimeoutError(`no chunk from the model for ${idle.ms} ms`)
+      : caught;
     if (isProgrammingError(error)) throw error;
     failSpan(span, core, error);
     return { ok: false, error };
   } finally {
-    clearTimeout(idle);
+    idle.stop();
   }
   const cost = core.options.costCalculator.cost(model.id, stop.usage);
   run.addUsage(stop.usage, cost);

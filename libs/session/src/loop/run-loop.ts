@@ -153,6 +153,7 @@ function closeRun(core: SessionCore, run: RunState, why: string): void {
   if (run.ending) return;
   run.ending = true;
   clearTimeout(run.wallClockTimer);
+  run.idleWatch?.dispose();
   answerOpenCalls(core, why);
   const cancelled = new RunCancelledError(why);
   core.questions.cancelRun(run.id, cancelled);

@@ -12,6 +12,7 @@ import {
 } from '@helios/core';
 import { RunCancelledError } from '../errors.js';
 import { type DecideEnvironment } from '../hooks/hook-runner.js';
+import { type IdleWatch } from './idle-watch.js';
 import { type ResultMessage } from '../result-message.js';
 
 export class RunState {
@@ -31,6 +32,8 @@ export class RunState {
   /** Past its terminal: new messages go to the next run. */
   ending = false;
   wallClockTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The stream idle ceiling, made at the run's first model call. */
+  idleWatch: IdleWatch | undefined;
   /** What hook decisions of this run log and time with; made on the run's first decision. */
   decideEnvironment: DecideEnvironment | undefined;
   #resolve!: (result: ResultMessage) => void;

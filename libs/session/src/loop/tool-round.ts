@@ -40,7 +40,9 @@ async function runCall(
   sessionContext: SessionContext,
 ): Promise<Verdict | undefined> {
   let call = original;
-  const before = await core.decide(run, 'PreToolUse', (hook, context) => hook.handle(call, context));
+  // Awaited only when a hook answered with a promise: a suspension per call was a cost of every turn.
+  const deciding = core.decide(run, 'PreToolUse', (hook, context) => hook.handle(call, context));
+  const before = deciding instanceof Promise ? await deciding : deciding;
   const outcome = before?.outcome;
   switch (outcome?.type) {
     case 'MutateArgs':
@@ -85,7 +87,11 @@ async function runCall(
   span?.attribute('success', String(result.type === 'Success')).content({ output: result.output });
   if (result.type === 'Success') span?.end();
   else span?.fail(result.output);
-  const after = await core.decide(run, 'PostToolUse', (hook, context) => hook.handle(call, result, context));
+  let after: HookDecision | undefined;
+  if (core.hooks.has('PostToolUse')) {
+    const deciding = core.decide(run, 'PostToolUse', (hook, context) => hook.handle(call, result, context));
+    after = deciding instanceof Promise ? await deciding : deciding;
+  }
   switch (after?.outcome.type) {
     case 'MutateResult':
       result = redacted(core, run, call, ToolResult.success(after.outcome.output));

@@ -13,6 +13,7 @@ import {
   isProgrammingError,
 } from '@helios/core';
 import { type TurnResponse } from '../hooks/hook.js';
+import { type HookDecision } from '../hooks/hook-runner.js';
 import { SerializedError } from '../serialized-error.js';
 import { StopReason, stopReasonOf } from '../stop-reason.js';
 import { type Verdict } from '../result-message.js';
@@ -37,9 +38,13 @@ export async function runTurn(
 ): Promise<TurnResult> {
   const usageBefore = run.usage;
   const costBefore = run.cost;
-  const pre = await core.decide(run, 'PreModelTurn', (hook, context) =>
-    hook.handle([...core.history], context),
-  );
+  let pre: HookDecision | undefined;
+  if (core.hooks.has('PreModelTurn')) {
+    const deciding = core.decide(run, 'PreModelTurn', (hook, context) =>
+      hook.handle([...core.history], context),
+    );
+    pre = deciding instanceof Promise ? await deciding : deciding;
+  }
   switch (pre?.outcome.type) {
     case 'Stop':
       return { outcome: skipped(), terminal: { type: 'Success', result: pre.outcome.result } };
@@ -100,7 +105,8 @@ export async function runTurn(
       toolCalls: answer.toolCalls,
       citations: answer.citations,
     };
-    const post = await core.decide(run, 'PostModelTurn', (hook, context) => hook.handle(response, context));
+    const deciding = core.decide(run, 'PostModelTurn', (hook, context) => hook.handle(response, context));
+    const post = deciding instanceof Promise ? await deciding : deciding;
     if (post?.outcome.type === 'Stop') terminal = { type: 'Success', result: post.outcome.result };
     else if (post?.outcome.type === 'Inject') enqueue(core, run, post.outcome.message);
   }

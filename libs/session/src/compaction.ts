@@ -1,6 +1,6 @@
 /**
- * What the loop calls when the context passes 95 % of its budget. The default is `disabled()`: the
- * history is left as it is (a long session overflows and the provider's error ends the run).
+ * What the loop calls when the context passes 95 % of its budget. The default is a SummarizingCompactor;
+ * `disabled()` leaves the history as it is (a long session overflows and the provider's error ends it).
  */
 import { type Message, type Model, type Usage } from '@helios/core';
 

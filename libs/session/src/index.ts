@@ -85,3 +85,10 @@ export {
   type ToolVisibilityContext,
 } from './tools/tool-binding.js';
 export { type CompactionContext, type CompactionResult, ContextCompactor } from './compaction.js';
+export {
+  DEFAULT_SUMMARY_PROMPT,
+  DEFAULT_SUMMARY_TIMEOUT_MS,
+  SUMMARY_HEADER,
+  SummarizingCompactor,
+  type SummarizingCompactorOptions,
+} from './summarizing-compactor.js';

@@ -12,7 +12,8 @@ import {
   type TraceDetail,
   type TraceListener,
 } from '@helios/core';
-import { ContextCompactor } from './compaction.js';
+import { type ContextCompactor } from './compaction.js';
+import { SummarizingCompactor } from './summarizing-compactor.js';
 import { type ExecutionProvider, NOOP_EXECUTION_PROVIDER } from './execution/execution-provider.js';
 import { type Hook } from './hooks/hook.js';
 import { type ConcurrencyLimits, resolveConcurrency, resolveLimits, type SessionLimits } from './limits.js';
@@ -40,6 +41,7 @@ export interface SessionOptions {
   /** The session's one registry; default a new empty one (redacts nothing). */
   readonly secrets?: SecretRegistry;
   readonly tokenCounter?: TokenCounter;
+  /** Runs at 95 % context fill; default a SummarizingCompactor on the session's model. */
   readonly contextCompactor?: ContextCompactor;
   /** Sent on every turn of every run that was not given its own schema. */
   readonly outputSchema?: OutputSchema<unknown>;
@@ -96,7 +98,7 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     costCalculator: options.costCalculator ?? CostCalculator.ZERO,
     secrets: options.secrets ?? new SecretRegistry(),
     tokenCounter: options.tokenCounter ?? TokenCounter.charBased(),
-    contextCompactor: options.contextCompactor ?? ContextCompactor.disabled(),
+    contextCompactor: options.contextCompactor ?? new SummarizingCompactor(),
     outputSchema: options.outputSchema,
     traceListener: options.traceListener,
     traceDetail: options.traceDetail,

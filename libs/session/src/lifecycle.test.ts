@@ -167,6 +167,27 @@ describe('AgentSession lifecycle', () => {
     expect(await late.next()).toEqual({ done: true, value: undefined });
   });
 
+  it('close during a tool cancels the tool through its signal and ends the run "session closed"', async () => {
+    let toolSignal: AbortSignal | undefined;
+    const hanging = readBinding({
+      ...addTool,
+      execute: (_args, context) =>
+        new Promise((_resolve, reject) => {
+          toolSignal = context.signal;
+          context.signal.addEventListener('abort', () => reject(context.signal.reason));
+        }),
+    });
+    const model = new ScriptedModel().thenToolCalls([add('c1')]);
+    const session = await AgentSession.open({ model, tools: [hanging], logger });
+    const pending = session.send('go');
+    await vi.waitFor(() => expect(toolSignal).toBeDefined());
+    await session.close();
+    expect(toolSignal?.aborted).toBe(true);
+    expect(await pending).toMatchObject({ type: 'Cancelled', reason: 'session closed' });
+    expect(session.history.at(-1)).toEqual(Message.tool('c1', 'add', "tool 'add' cancelled: session closed"));
+    expect(model.requests).toHaveLength(1);
+  });
+
   it('a message sent while a run is ending starts the next run', async () => {
     const model = new ScriptedModel().thenText('one').thenText('two');
     const session = await AgentSession.open({ model, logger });

@@ -14,8 +14,11 @@ const ASPECTS: readonly (DriftAspect & keyof ToolDefinition)[] = [
   'title',
 ];
 
+const NO_CHANGES: readonly DriftChange[] = Object.freeze([]);
+
 export function diffDefinitions(baseline: ToolDefinition, current: ToolDefinition): readonly DriftChange[] {
-  if (canonicalJson(baseline) === canonicalJson(current)) return [];
+  // A store hands back the very baseline object while nothing changed: the common case costs nothing.
+  if (baseline === current || canonicalJson(baseline) === canonicalJson(current)) return NO_CHANGES;
   const changes: DriftChange[] = [];
   for (const aspect of ASPECTS) {
     if (canonicalJson(baseline[aspect] ?? null) !== canonicalJson(current[aspect] ?? null))

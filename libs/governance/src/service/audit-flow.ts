@@ -11,7 +11,7 @@ import { fromMicroUnits, toMicroUnits } from '../util/money.js';
 import { type BlockReason } from './audit-record.js';
 import { auditPayloadHash } from './audit-payload-hash.js';
 import { enforceDeadlines } from './expiry.js';
-import { buildRecord, pendingRecordFields } from './record-builder.js';
+import { finalizationRecord } from './record-builder.js';
 import { failure, type AuditResult } from './results.js';
 import { appendRecord, nowIso, sessionStoreCaps, type ServiceContext } from './service-context.js';
 import { budgetBlock } from './wire-blocks.js';
@@ -96,8 +96,7 @@ async function finalize(context: ServiceContext, request: AuditRequest): Promise
   }
   const evidence = await populateEvidence(context, request, entry);
 
-  const record = buildRecord({
-    ...pendingRecordFields(entry, ticket, context.policy.environment, nowIso(context)),
+  const record = finalizationRecord(entry, ticket, context.policy.environment, nowIso(context), {
     blockReason: auditBlockReason(entry, ticket, ran),
     evidenceChain: chain,
     recordKind: 'tool_call',

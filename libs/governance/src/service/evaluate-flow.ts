@@ -6,11 +6,10 @@
  * cannot both take the last slot; /audit turns them into charges only if the call ran.
  */
 import { decide, normaliseSessionId, type PolicyDecision } from '../engine/decide.js';
-import { effectiveAnnotations } from '../engine/annotations.js';
+import { effectiveAnnotations, type ToolAnnotations } from '../engine/annotations.js';
 import { diffDefinitions } from '../drift/diff-definitions.js';
-import { type GroundingSnapshot } from '../engine/grounding.js';
 import { type ToolDefinition } from '../stores/tool-baseline-store.js';
-import { type BucketSnapshot } from '../stores/limit-store.js';
+import { type BucketCheck, type BucketSnapshot } from '../stores/limit-store.js';
 import { type BreachedBudget } from '../stores/approval-ticket-store.js';
 import { jsonByteLength } from '../util/canonical-json.js';
 import { fromMicroUnits } from '../util/money.js';
@@ -44,6 +43,8 @@ import {
 } from './wire-types.js';
 
 export const DEFAULT_ORIGIN = 'sideband';
+/** `[]`: what an empty list counts against the backlog byte cap. */
+const EMPTY_ARRAY_BYTES = 2;
 
 /** The gate's verdict before anything is written. */
 interface Verdict {
@@ -71,9 +72,12 @@ export async function evaluateCall(
     return failure(400, { error: 'reserved_metadata_key', key: 'agent_id' });
   }
   const args = request.arguments;
-  const inputBytes = jsonByteLength(args ?? {});
+  // The JSON texts measured here are parsed again below as the stored copies (cheaper than structuredClone).
+  const argsJson = JSON.stringify(args ?? {});
+  const inputBytes = Buffer.byteLength(argsJson, 'utf8');
   if (inputBytes > limits.maxToolInputBytes) return failure(413, { error: 'tool_input_too_large' });
-  const metadataBytes = jsonByteLength(metadata ?? {});
+  const metadataJson = metadata === null ? '{}' : JSON.stringify(metadata);
+  const metadataBytes = Buffer.byteLength(metadataJson, 'utf8');
   if (metadataBytes > limits.maxMetadataBytes) return failure(413, { error: 'metadata_too_large' });
 
   const toolName = request.tool.name;
@@ -92,7 +96,9 @@ export async function evaluateCall(
 
   const now = context.clock.now();
   const sessionId = normaliseSessionId(request.session_id);
-  const grounding = await groundingFor(context, sessionId, now);
+  const grounding = needsGrounding(context, sessionId)
+    ? await context.stores.evidence?.grounding(sessionId as string, now)
+    : undefined;
   const decision = decide({
     policy,
     toolName,
@@ -100,8 +106,8 @@ export async function evaluateCall(
     sessionId,
     agentId,
     metadata,
-    baselineAnnotations: observed.baseline && effectiveAnnotations(observed.baseline.annotations),
-    currentAnnotations: observed.current && effectiveAnnotations(observed.current.annotations),
+    baselineAnnotations: observed.baseline && annotationsOf(observed.baseline),
+    currentAnnotations: observed.current && annotationsOf(observed.current),
     driftChanges:
       observed.baseline && observed.current && diffDefinitions(observed.baseline, observed.current),
     grounding,
@@ -109,11 +115,13 @@ export async function evaluateCall(
   const senderId = typeof metadata?.['sender_id'] === 'string' ? metadata['sender_id'] : undefined;
   const call: CallIdentity = { toolName, args, sessionId, senderId };
   const evaluationId = context.newId();
-  const verdict = decision.isDryRun
-    ? await simulate(context, decision, call)
+  const judged = decision.isDryRun
+    ? simulate(context, decision, call)
     : decision.action === 'deny'
       ? denied(decision)
-      : await gate(context, decision, call, evaluationId, now);
+      : gate(context, decision, call, evaluationId, now);
+  // Most calls touch no counter: their verdict is synchronous and costs no extra tick.
+  const verdict = judged instanceof Promise ? await judged : judged;
   if (verdict === 'capacity_exhausted') return failure(503, { error: 'limit_capacity_exhausted' });
 
   const body: EvaluateResponseBody = {
@@ -133,8 +141,8 @@ export async function evaluateCall(
     agentId,
     sessionId: sessionId ?? null,
     toolName,
-    toolInput: structuredClone(args ?? {}),
-    metadata: metadata === null ? null : structuredClone(metadata),
+    toolInput: JSON.parse(argsJson) as Record<string, unknown>,
+    metadata: metadata === null ? null : (JSON.parse(metadataJson) as Record<string, unknown>),
     matchedRule: body.matched_rule,
     matchedRuleIndex: body.matched_rule_index,
     flaggedDestructive: decision.flaggedDestructive,
@@ -143,7 +151,15 @@ export async function evaluateCall(
   if (verdict.wire !== 'allow' && verdict.wire !== 'require_approval') {
     const timestampIso = nowIso(context);
     const record = buildRecord({
-      ...common,
+      origin,
+      agentId,
+      sessionId: common.sessionId,
+      toolName,
+      toolInput: common.toolInput,
+      metadata: common.metadata,
+      matchedRule: common.matchedRule,
+      matchedRuleIndex: common.matchedRuleIndex,
+      flaggedDestructive: common.flaggedDestructive,
       id: auditRecordId,
       timestampIso,
       createdAtIso: timestampIso,
@@ -174,11 +190,21 @@ export async function evaluateCall(
     : undefined;
   const bytes =
     entryBytes +
-    jsonByteLength(charges.map((c) => [c.key, String(c.amount)])) +
-    jsonByteLength(budgetsAtEvaluate ?? []);
+    (charges.length === 0
+      ? EMPTY_ARRAY_BYTES
+      : jsonByteLength(charges.map((c) => [c.key, String(c.amount)]))) +
+    (budgetsAtEvaluate === undefined ? EMPTY_ARRAY_BYTES : jsonByteLength(budgetsAtEvaluate));
+  // Written out rather than spread from `common`: a spread into this many fields is a slow path in V8.
   const admitted = await stores.pending.admit(
     {
-      ...common,
+      origin,
+      agentId,
+      sessionId: common.sessionId,
+      toolName,
+      toolInput: common.toolInput,
+      metadata: common.metadata,
+      matchedRuleIndex: common.matchedRuleIndex,
+      flaggedDestructive: common.flaggedDestructive,
       evaluationId,
       auditRecordId,
       matchedRuleName: body.matched_rule,
@@ -242,20 +268,26 @@ function toolDefinition(request: EvaluateRequest): ToolDefinition | undefined {
   if (tool.output_schema !== undefined) definition['outputSchema'] = tool.output_schema;
   if (tool.title !== undefined) definition['title'] = tool.title;
   if (tool.annotations !== undefined) definition['annotations'] = tool.annotations;
-  return Object.keys(definition).length > 1
-    ? (structuredClone(definition) as unknown as ToolDefinition)
-    : undefined;
+  // The baseline store keeps its own copy when the definition is new or changed.
+  return Object.keys(definition).length > 1 ? (definition as unknown as ToolDefinition) : undefined;
 }
 
-async function groundingFor(
-  context: ServiceContext,
-  sessionId: string | undefined,
-  nowMs: number,
-): Promise<GroundingSnapshot | undefined> {
-  const { evidence } = context.stores;
+/** Evidence is read only when the policy grounds anything (no await otherwise). */
+function needsGrounding(context: ServiceContext, sessionId: string | undefined): boolean {
   const grounded = context.policy.evidenceKeys.size > 0 || context.policy.requiredTools.size > 0;
-  if (evidence === undefined || sessionId === undefined || !grounded) return undefined;
-  return evidence.grounding(sessionId, nowMs);
+  return context.stores.evidence !== undefined && sessionId !== undefined && grounded;
+}
+
+/** Stored definitions are stable objects (the store copies on change), so their hints are read once. */
+const annotationsByDefinition = new WeakMap<ToolDefinition, ToolAnnotations>();
+
+function annotationsOf(definition: ToolDefinition): ToolAnnotations {
+  let annotations = annotationsByDefinition.get(definition);
+  if (annotations === undefined) {
+    annotations = effectiveAnnotations(definition.annotations);
+    annotationsByDefinition.set(definition, annotations);
+  }
+  return annotations;
 }
 
 function denied(decision: PolicyDecision): Verdict {
@@ -346,13 +378,13 @@ async function simulate(
 }
 
 /** The real gate for calls that could execute: rule limit and budgets, held atomically. */
-async function gate(
+function gate(
   context: ServiceContext,
   decision: PolicyDecision,
   call: CallIdentity,
   evaluationId: string,
   nowMs: number,
-): Promise<Verdict | 'capacity_exhausted'> {
+): Verdict | Promise<Verdict | 'capacity_exhausted'> {
   const rulePlan = planRuleLimit(decision.matchedRule, call);
   if (rulePlan.type === 'invalid_amount') {
     return {
@@ -379,7 +411,19 @@ async function gate(
   const ruleChecks = rulePlan.type === 'check' ? [rulePlan.charge] : [];
   const checks = [...ruleChecks, ...budgets.map((plan) => plan.charge)];
   if (checks.length === 0) return pass(decision, budgets, [], undefined);
+  return holdCounters(context, decision, rulePlan, budgets, ruleChecks, checks, evaluationId, nowMs);
+}
 
+async function holdCounters(
+  context: ServiceContext,
+  decision: PolicyDecision,
+  rulePlan: RuleLimitPlan,
+  budgets: readonly BudgetPlan[],
+  ruleChecks: readonly BucketCheck[],
+  checks: readonly BucketCheck[],
+  evaluationId: string,
+  nowMs: number,
+): Promise<Verdict | 'capacity_exhausted'> {
   const invalid = budgets.filter((plan) => plan.amount === undefined);
   if (invalid.length > 0) {
     // An unreadable amount fails closed whatever on_exceed says; report the real pots.

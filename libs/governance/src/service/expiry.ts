@@ -5,7 +5,7 @@
  */
 import { type ApprovalTicket } from '../stores/approval-ticket-store.js';
 import { type PendingEvaluation } from '../stores/pending-evaluation-store.js';
-import { buildRecord, pendingRecordFields } from './record-builder.js';
+import { finalizationRecord } from './record-builder.js';
 import { appendRecord, nowIso, type ServiceContext } from './service-context.js';
 
 /** Applies crossed deadlines; returns the entry's state afterwards. Call under the evaluation's lock. */
@@ -55,8 +55,7 @@ async function expire(context: ServiceContext, entry: PendingEvaluation): Promis
   if (ticket?.denialReason !== undefined) {
     chain['approval'] = { ticket_id: ticket.id, denial_reason: ticket.denialReason };
   }
-  const record = buildRecord({
-    ...pendingRecordFields(entry, ticket, context.policy.environment, nowIso(context)),
+  const record = finalizationRecord(entry, ticket, context.policy.environment, nowIso(context), {
     // Expiry is a bypass/tamper signal, not a block.
     blockReason: null,
     evidenceChain: chain,

@@ -36,8 +36,17 @@ export async function appendRecord(context: ServiceContext, record: AuditRecord)
   await context.stores.audit.append(record, isEnforcement(record) ? 'immediate' : 'buffered');
 }
 
+/** Many calls share a millisecond under load: the ISO text of the last one is reused. */
+let lastIsoMs = Number.NaN;
+let lastIso = '';
+
 export function nowIso(context: ServiceContext): string {
-  return new Date(context.clock.now()).toISOString();
+  const now = context.clock.now();
+  if (now !== lastIsoMs) {
+    lastIso = new Date(now).toISOString();
+    lastIsoMs = now;
+  }
+  return lastIso;
 }
 
 /** The session store's caps, from the configured limits. */

@@ -41,11 +41,13 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks take callbacks rather than being async: no promise per request on the hot path.
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.headers.origin !== undefined || request.method === 'OPTIONS') {
-      return reply.code(403).send({ error: 'Forbidden' });
+      void reply.code(403).send({ error: 'Forbidden' });
+      return;
     }
-    return undefined;
+    done();
   });
 
   app.setErrorHandler((error: { statusCode?: number; code?: string }, request, reply) => {
@@ -65,8 +67,12 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
     app.route({
       method: spec.method,
       url: spec.url,
-      preValidation: async (request, reply) => authenticate(request, reply, spec, digests),
-      handler: async (request, reply) => route(request, reply, spec, options.handler),
+      // Auth runs first thing in the handler (after the body-size check, before JSON parsing): one hook
+      // stage fewer per request than a preValidation hook.
+      handler: async (request, reply) => {
+        if (!authenticated(request, spec, digests)) return reply.code(401).send({ error: 'Unauthorized' });
+        return route(request, reply, spec, options.handler);
+      },
     });
   }
 
@@ -79,15 +85,12 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
   };
 }
 
-async function authenticate(
+function authenticated(
   request: FastifyRequest,
-  reply: FastifyReply,
   spec: RouteSpec,
   digests: Readonly<Record<TokenScope, Buffer>>,
-): Promise<FastifyReply | undefined> {
-  const presented = bearerToken(request.headers.authorization);
-  if (!tokenMatches(presented, digests[spec.scope])) return reply.code(401).send({ error: 'Unauthorized' });
-  return undefined;
+): boolean {
+  return tokenMatches(bearerToken(request.headers.authorization), digests[spec.scope]);
 }
 
 async function route(
@@ -108,7 +111,8 @@ async function route(
 }
 
 function parseJson(raw: unknown): { ok: true; value: unknown } | { ok: false } {
-  if (typeof raw !== 'string' || raw.trim() === '') return { ok: false };
+  // An empty or blank body is not JSON either: JSON.parse throws on it.
+  if (typeof raw !== 'string') return { ok: false };
   try {
     return { ok: true, value: JSON.parse(raw) as unknown };
   } catch {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** The two bearer scopes of the adapter listener: governance routes vs SDK routes. */
 export interface AdapterTokens {
@@ -34,7 +34,8 @@ export function resolveTokens(env: NodeJS.ProcessEnv, announce: (line: string) =
 
 /** SHA-256 of a token; the expected side is hashed once, at start. */
 export function tokenDigest(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  // One-shot hashing: no Hash object per request.
+  return hash('sha256', token, 'buffer');
 }
 
 /**

@@ -9,6 +9,8 @@ import {
 interface Seen {
   readonly baseline: ToolDefinition;
   current: ToolDefinition;
+  /** JSON text of `current`: a definition sent again unchanged reuses the stored object (no copy). */
+  currentJson: string;
 }
 
 export class MemoryToolBaselineStore implements ToolBaselineStore {
@@ -28,12 +30,16 @@ export class MemoryToolBaselineStore implements ToolBaselineStore {
     }
     let seen = tools.get(toolName);
     if (definition !== undefined) {
+      const json = JSON.stringify(definition);
       if (seen === undefined) {
         if (tools.size >= caps.maxToolsPerOrigin) return Promise.resolve({ type: 'tool_limit' });
-        seen = { baseline: definition, current: definition };
+        // Kept as a copy: the caller's object may change after the call.
+        const copy = JSON.parse(json) as ToolDefinition;
+        seen = { baseline: copy, current: copy, currentJson: json };
         tools.set(toolName, seen);
-      } else {
-        seen.current = definition;
+      } else if (json !== seen.currentJson) {
+        seen.current = JSON.parse(json) as ToolDefinition;
+        seen.currentJson = json;
       }
     }
     return Promise.resolve({ type: 'observed', baseline: seen?.baseline, current: seen?.current });

@@ -8,8 +8,14 @@
  * what fit in their 256-event buffers plus RunEnded. What they read, and the time until every reader is
  * done, are reported beside the loop's figure, so the readers' own cost is visible, not hidden.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { type EventStream } from '@helios/session';
 import { openW1Session, runW1 } from '../agent-loop/workload.ts';
+
+// The same switch as `node --expose-gc`, set at run time since bench/run.ts starts this process.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as (options: { type: 'minor' }) => void;
 
 const TURNS = 200;
 const READERS = 1_000;
@@ -59,6 +65,11 @@ async function runWith(readers: number, stalled: boolean): Promise<Sample> {
     );
   }
   if (stalled) stalledStream = session.events();
+  // Readers of a live session attached long before its next run: two young-generation collections
+  // here promote them as time would, and clear the young garbage the previous sample left. (A full
+  // collection would also shrink the young generation and slow every variant alike.)
+  collectGarbage({ type: 'minor' });
+  collectGarbage({ type: 'minor' });
   const start = performance.now();
   await runW1(session);
   const stalledMissed = stalledStream?.missed ?? 0;

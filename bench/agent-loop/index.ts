@@ -3,7 +3,8 @@
  * one run of N model turns, each one `add(a,b)` tool call, then a final text turn, against an instant
  * in-memory model per system that answers from a counter (no O(history) work of its own).
  *
- * Systems (peers/): Helios with one event reader, the default permission policy and a trace listener;
+ * Systems (peers/): Helios with one event reader, the default permission policy and a trace listener
+ * (and the same with a reader buffer that holds a whole run, so its reader reads every event);
  * Vercel AI SDK 7 `generateText` + MockLanguageModelV4; OpenAI Agents JS with a custom Model and
  * tracing disabled; LangGraph `createReactAgent` with a custom BaseChatModel; the hand-written floor.
  * Each runs in a worker process of its own: the peers install process-wide state (LangChain's
@@ -109,13 +110,18 @@ export default async function run(): Promise<{
   const seen = await heliosRun(200);
   metrics['helios reader: events read @200'] = seen.eventsRead ?? 0;
   metrics['helios reader: events missed @200'] = seen.eventsMissed ?? 0;
-  const [helios, ...others] = figures as [Figures, ...Figures[]];
+  const [helios, everyEvent, ...others] = figures as [Figures, Figures, ...Figures[]];
   const aiSdk = figures.find((f) => f.label.startsWith('ai-sdk'))!;
   const ratios: Record<string, number> = {
     [`helios ÷ ${aiSdk.label} µs/turn @200 (target ≤ 0.1)`]: round(
       helios.usPerTurn[0]! / aiSdk.usPerTurn[0]!,
     ),
     'helios @200 ÷ helios @10 (target ≤ 1.2)': round(helios.usPerTurn[0]! / helios.usPerTurn[1]!),
+    // The reader's whole work inside the figure (a buffer that holds a whole run).
+    [`helios-every-event ÷ ${aiSdk.label} µs/turn @200`]: round(
+      everyEvent.usPerTurn[0]! / aiSdk.usPerTurn[0]!,
+    ),
+    'helios-every-event @200 ÷ @10': round(everyEvent.usPerTurn[0]! / everyEvent.usPerTurn[1]!),
   };
   for (const other of others) {
     SIZES.forEach((turns, size) => {

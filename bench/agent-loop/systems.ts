@@ -12,6 +12,7 @@ export interface System {
 
 export const SYSTEMS: readonly System[] = [
   { name: 'helios', load: () => import('./peers/helios.ts') },
+  { name: 'helios-every-event', load: () => import('./peers/helios-every-event.ts') },
   { name: 'ai-sdk', pkg: 'ai', load: () => import('./peers/ai-sdk.ts') },
   { name: 'openai-agents', pkg: '@openai/agents', load: () => import('./peers/openai-agents.ts') },
   { name: 'langgraph', pkg: '@langchain/langgraph', load: () => import('./peers/langgraph.ts') },

@@ -17,10 +17,15 @@ const tools = [
   ),
 ];
 
-export async function run(turns: number): Promise<W1Outcome> {
+/** A W1 run; `eventBufferSize` (default 256) sizes the one reader's buffer. */
+export async function runWithBuffer(turns: number, eventBufferSize?: number): Promise<W1Outcome> {
   toolCalls = 0;
   const model = new CounterModel(turns);
-  const session = await openW1Session(turns, { model, tools });
+  const session = await openW1Session(turns, {
+    model,
+    tools,
+    ...(eventBufferSize === undefined ? {} : { eventBufferSize }),
+  });
   const events = session.events();
   let eventsRead = 0;
   const reading = (async () => {
@@ -37,3 +42,5 @@ export async function run(turns: number): Promise<W1Outcome> {
     eventsMissed: events.missed,
   };
 }
+
+export const run = (turns: number): Promise<W1Outcome> => runWithBuffer(turns);

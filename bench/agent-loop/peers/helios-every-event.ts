@@ -1,0 +1,13 @@
+/**
+ * Helios as in helios.ts, but the reader's buffer holds a whole W1 run (4,096 events), so it reads every
+ * event: the figure with the reader's full work in it, reported beside the default one. Every run is
+ * checked to have missed nothing.
+ */
+import { type W1Outcome } from '../outcome.ts';
+import { runWithBuffer } from './helios.ts';
+
+export async function run(turns: number): Promise<W1Outcome> {
+  const outcome = await runWithBuffer(turns, 4_096);
+  if (outcome.eventsMissed !== 0) throw new Error(`the reader missed ${outcome.eventsMissed} events`);
+  return outcome;
+}

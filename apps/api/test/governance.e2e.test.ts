@@ -174,7 +174,11 @@ describe('the governance adapter API', () => {
       'session_id',
       'value',
     ]);
-    await post('/evidence', { session_id: 's4', tool_name: 'lookup', evidence_key: 'recipient', evidence_data: 1 }, SDK);
+    await post(
+      '/evidence',
+      { session_id: 's4', tool_name: 'lookup', evidence_key: 'recipient', evidence_data: 1 },
+      SDK,
+    );
     const send = await post('/evaluate', { session_id: 's4', tool: { name: 'send' } });
     await post('/audit', { evaluation_id: send.body.evaluation_id, status: 'success' });
 
@@ -194,7 +198,10 @@ describe('the governance adapter API', () => {
       status: 200,
       body: { session_id: long, evidence: [], context: {}, completed_tools: [] },
     });
-    expect(await get('/session/%20/state')).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(await get('/session/%20/state')).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
   });
 
   it('scans installs observationally when no install rules exist', async () => {

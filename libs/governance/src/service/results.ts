@@ -62,5 +62,4 @@ export type ContextResult =
   | Failure<413 | 503>;
 
 export type SessionStateResult =
-  | { readonly type: 'state'; readonly status: 200; readonly body: SessionStateBody }
-  | Failure<503>;
+  { readonly type: 'state'; readonly status: 200; readonly body: SessionStateBody } | Failure<503>;

@@ -42,7 +42,12 @@ export interface SessionStateView {
 export interface EvidenceStore {
   /** Evidence states (present/expired; absent = never written) and tool history of one session. */
   grounding(sessionId: string, nowMs: number): Promise<GroundingSnapshot>;
-  put(sessionId: string, write: EvidenceWrite, nowMs: number, caps: SessionStoreCaps): Promise<EvidencePutOutcome>;
+  put(
+    sessionId: string,
+    write: EvidenceWrite,
+    nowMs: number,
+    caps: SessionStoreCaps,
+  ): Promise<EvidencePutOutcome>;
   /** Sets one context value (last write wins). */
   putContext(
     sessionId: string,

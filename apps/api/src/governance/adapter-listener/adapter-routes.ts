@@ -3,13 +3,7 @@
  * unchanged. Governance routes take the adapter token; SDK routes the SDK token; /healthz none.
  */
 export type AdapterRoute =
-  | 'evaluate'
-  | 'audit'
-  | 'install-scan'
-  | 'approval-resolve'
-  | 'evidence'
-  | 'context'
-  | 'session-state';
+  'evaluate' | 'audit' | 'install-scan' | 'approval-resolve' | 'evidence' | 'context' | 'session-state';
 
 export type TokenScope = 'adapter' | 'sdk';
 

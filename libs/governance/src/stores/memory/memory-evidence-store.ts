@@ -69,7 +69,12 @@ export class MemoryEvidenceStore implements EvidenceStore {
     return Promise.resolve('stored');
   }
 
-  putContext(sessionId: string, key: string, value: unknown, caps: SessionStoreCaps): Promise<EvidencePutOutcome> {
+  putContext(
+    sessionId: string,
+    key: string,
+    value: unknown,
+    caps: SessionStoreCaps,
+  ): Promise<EvidencePutOutcome> {
     if (this.closed) return Promise.resolve('closed');
     const bytes = jsonByteLength(key) + jsonByteLength(value ?? null);
     const previous = this.sessions.get(sessionId)?.context.get(key)?.bytes ?? 0;

@@ -5,12 +5,19 @@
 import { GovernanceAudit1764547200000 } from './1764547200000-governance-audit.js';
 import { InstanceMetadata1764460800000 } from './1764460800000-instance-metadata.js';
 import { GovernanceStores1764633600000 } from './1764633600000-governance-stores.js';
+import { PendingBacklogSplit1764720000000 } from './1764720000000-pending-backlog-split.js';
 
-export { GovernanceAudit1764547200000, GovernanceStores1764633600000, InstanceMetadata1764460800000 };
+export {
+  GovernanceAudit1764547200000,
+  GovernanceStores1764633600000,
+  InstanceMetadata1764460800000,
+  PendingBacklogSplit1764720000000,
+};
 
 /** Ordered oldest first; TypeORM also orders by the timestamp in each class name. */
 export const migrations = [
   InstanceMetadata1764460800000,
   GovernanceAudit1764547200000,
   GovernanceStores1764633600000,
+  PendingBacklogSplit1764720000000,
 ] as const;

@@ -25,7 +25,10 @@ export async function auditCall(context: ServiceContext, request: AuditRequest):
 async function finalize(context: ServiceContext, request: AuditRequest): Promise<AuditResult> {
   const { stores } = context;
   const payloadHash = auditPayloadHash(request);
-  const tombstone = await stores.pending.tombstone(request.evaluation_id, context.clock.now());
+  const { tombstone, pending: entry } = await stores.pending.lookup(
+    request.evaluation_id,
+    context.clock.now(),
+  );
   if (tombstone !== undefined) {
     switch (tombstone.finalizedBy) {
       case 'expired':
@@ -38,7 +41,6 @@ async function finalize(context: ServiceContext, request: AuditRequest): Promise
           : failure(409, { error: 'evaluation_conflict' });
     }
   }
-  const entry = await stores.pending.get(request.evaluation_id);
   if (entry === undefined) return failure(404, { error: 'evaluation_unknown' });
   if ((await enforceDeadlines(context, entry)) === 'expired')
     return failure(404, { error: 'evaluation_expired' });

@@ -32,7 +32,12 @@ export interface ServiceContext {
   readonly locks: KeyedMutex;
 }
 
+/**
+ * Hands a finalization's record to the audit sink, unless the pending store writes it itself with
+ * the tombstone that follows (then it is durable when finalize/remember resolves).
+ */
 export async function appendRecord(context: ServiceContext, record: AuditRecord): Promise<void> {
+  if (context.stores.pending.writesRecords === true) return;
   await context.stores.audit.append(record, isEnforcement(record) ? 'immediate' : 'buffered');
 }
 

@@ -60,17 +60,32 @@ export interface Tombstone {
   readonly record?: AuditRecord;
 }
 
+export interface EvaluationLookup {
+  readonly tombstone: Tombstone | undefined;
+  readonly pending: PendingEvaluation | undefined;
+}
+
 export interface BacklogCaps {
   readonly maxCount: number;
   readonly maxBytes: number;
 }
 
 export interface PendingEvaluationStore {
+  /**
+   * True when `finalize` and `remember` write their tombstone's record into the audit trail in the same
+   * atomic step (durable once they resolve); the service then does not hand those records to the sink.
+   */
+  readonly writesRecords?: boolean;
   /** Cheap pre-check before deciding (a full backlog refuses even would-be denies: fail closed). */
   hasRoom(bytes: number, caps: BacklogCaps): Promise<boolean>;
   /** Adds the entry iff both caps still hold, atomically; false = backlog full. */
   admit(entry: PendingEvaluation, caps: BacklogCaps): Promise<boolean>;
   get(evaluationId: string): Promise<PendingEvaluation | undefined>;
+  /**
+   * The tombstone (unless aged out, as `tombstone()`) and the pending entry of an id, read together:
+   * what /audit needs first, in one round trip.
+   */
+  lookup(evaluationId: string, nowMs: number): Promise<EvaluationLookup>;
   latchCommit(evaluationId: string, latch: CommitLatch): Promise<void>;
   /** Removes the pending entry and stores its tombstone in one step; false when it was already gone. */
   finalize(tombstone: Tombstone): Promise<boolean>;

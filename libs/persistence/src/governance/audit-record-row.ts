@@ -75,6 +75,45 @@ function values(record: AuditRecord): unknown[] {
 }
 
 /**
+ * The record as one `audit_records` row object (column name → value; JSON columns as JSON values), for
+ * `jsonb_populate_recordset(NULL::"audit_records", …)`: a whole batch of records is one parameter.
+ */
+export function auditRow(record: AuditRecord): Record<(typeof COLUMNS)[number], unknown> {
+  return {
+    id: record.id,
+    timestamp: record.timestamp,
+    session_id: record.sessionId,
+    agent_id: record.agentId,
+    tool_name: record.toolName,
+    tool_input: record.toolInput ?? {},
+    policy_decision: record.policyDecision,
+    block_reason: record.blockReason,
+    matched_rule: record.matchedRule,
+    evidence_chain: record.evidenceChain,
+    approval_status: record.approvalStatus,
+    approved_by: record.approvedBy,
+    // A JSON null and an absent value are both SQL NULL, as in `values()`.
+    upstream_response: record.upstreamResponse ?? null,
+    upstream_error: record.upstreamError,
+    upstream_http_status: record.upstreamHttpStatus,
+    upstream_latency_ms: record.upstreamLatencyMs,
+    total_duration_ms: record.totalDurationMs,
+    approval_wait_ms: record.approvalWaitMs,
+    proxy_compute_ms: record.proxyComputeMs,
+    flagged_destructive: record.flaggedDestructive,
+    dry_run: record.dryRun,
+    created_at: record.createdAt,
+    environment: record.environment,
+    matched_rule_index: record.matchedRuleIndex,
+    record_kind: record.recordKind,
+    origin: record.origin,
+    metadata: record.metadata,
+    session_source: record.sessionSource,
+    protocol_version: record.protocolVersion,
+  };
+}
+
+/**
  * One multi-row INSERT. `ON CONFLICT DO NOTHING`: an audit id is pre-allocated, and a retried /audit
  * after a crash between writing the record and finalizing writes it again; the first record stands.
  */

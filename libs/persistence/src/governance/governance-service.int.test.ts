@@ -108,9 +108,9 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
     arguments: { amount },
   });
 
-  it('a record still buffered when the process dies is written from its tombstone at recovery', async () => {
+  it('the record is in audit_records when /audit answers, even if the sink never flushes', async () => {
     const { service, dataSource } = await start();
-    // A sink that never flushes stands for a process killed inside the flush window.
+    // A sink that never flushes stands for a process killed inside its flush window.
     const doomed = new PgAuditSink(dataSource, {
       logger: { warn: vi.fn(), error: vi.fn() },
       flushIntervalMs: 3_600_000,
@@ -130,20 +130,37 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
     const finalized = await crashed.audit({ evaluation_id: decided.evaluation_id, status: 'success' });
     expect(finalized.status).toBe(201);
     const id = recordId(finalized);
-    expect(doomed.queued).toBe(1);
-    expect(await findAuditRecord(db.dataSource, id)).toBeUndefined();
-
-    // The next start recovers it; a second recovery finds nothing left to do.
-    expect(await recoverAuditRecords(db.dataSource)).toBe(1);
+    // Written by the finalization statement itself, not buffered: nothing is left to recover.
+    expect(doomed.queued).toBe(0);
     expect(await findAuditRecord(db.dataSource, id)).toMatchObject({
       recordKind: 'tool_call',
       toolName: 'ls',
     });
     expect(await recoverAuditRecords(db.dataSource)).toBe(0);
-    // The service's replay still answers from the tombstone.
+    // The service's replay answers from the tombstone.
     expect((await service.audit({ evaluation_id: decided.evaluation_id, status: 'success' })).status).toBe(
       200,
     );
+  });
+
+  it('recovery writes a record an earlier version left only in its tombstone (write-ahead copy)', async () => {
+    const { service } = await start();
+    const decided = body(await service.evaluate({ tool: { name: 'ls' } }));
+    const finalized = await service.audit({ evaluation_id: decided.evaluation_id, status: 'success' });
+    const id = recordId(finalized);
+    const record = await findAuditRecord(db.dataSource, id);
+    // Recreate what the previous write path left after a crash: the record in the tombstone only.
+    const orphanId = '00000000-0000-7000-8000-0000000000a1';
+    await db.dataSource.query(
+      `INSERT INTO "evaluation_tombstones"
+         ("evaluation_id", "audit_record_id", "finalized_by", "payload_hash", "expires_at_ms", "record")
+       VALUES ('orphan-eval', $1, 'audit', 'h', $2, $3::jsonb)`,
+      [orphanId, clock.now() + 60_000, JSON.stringify({ ...record, id: orphanId })],
+    );
+    expect(await findAuditRecord(db.dataSource, orphanId)).toBeUndefined();
+    expect(await recoverAuditRecords(db.dataSource)).toBe(1);
+    expect(await findAuditRecord(db.dataSource, orphanId)).toMatchObject({ id: orphanId, toolName: 'ls' });
+    expect(await recoverAuditRecords(db.dataSource)).toBe(0);
   });
 
   it('evaluate → audit → replay: the record, the charge and the ledger row land in PostgreSQL', async () => {

@@ -1,21 +1,29 @@
 /**
  * Pending evaluations and tombstones on PostgreSQL: an entry is a row written before /evaluate answers,
  * so after a crash every evaluation id ever returned is either finalized (tombstone) or found by
- * `due()` and expired. Each operation is ONE statement (data-modifying CTEs), hence atomic without an
- * explicit transaction: admission tests and bumps the backlog counter row in the statement that inserts
- * the entry, and finalization deletes the entry, frees its bytes and writes the tombstone together.
+ * `due()` and expired. Each operation is atomic in ONE statement (data-modifying CTEs): admission tests
+ * the caps and bumps the admitted total in the statement that inserts the entry; finalization deletes
+ * the entry, adds it to the freed total, writes the tombstone and inserts the audit record together.
+ * The hot operations are group-committed: concurrent callers' operations of one kind run as one
+ * multi-row statement (pending-batches.sql.ts), and each caller is answered only once that statement
+ * has committed.
  */
 import {
   type BacklogCaps,
   type CommitLatch,
+  type EvaluationLookup,
   type PendingEvaluation,
   type PendingEvaluationStore,
   type Tombstone,
 } from '@helios/governance';
 import { type DataSource } from 'typeorm';
+import { auditRow } from './audit-record-row.js';
+import { BacklogView } from './backlog-view.js';
 import { decodePending, encodePending, type EncodedPending } from './pending-codec.js';
 import { recoverAuditRecords } from './recover-audit-records.js';
-import { runPooled } from './sql.js';
+import { ADMIT_BATCH, BACKLOG, FINALIZE_BATCH, LOOKUP_BATCH, REMEMBER_BATCH } from './pending-batches.sql.js';
+import { runPooled, runPrepared } from './sql.js';
+import { StatementBatcher } from './statement-batcher.js';
 
 interface PendingRow {
   readonly payload: EncodedPending;
@@ -30,59 +38,74 @@ interface TombstoneRow {
   readonly expires_at_ms: string;
 }
 
-const UPSERT_TOMBSTONE = `INSERT INTO "evaluation_tombstones"
-    ("evaluation_id", "audit_record_id", "finalized_by", "payload_hash", "expires_at_ms", "record")`;
-const ON_TOMBSTONE_CONFLICT = `ON CONFLICT ("evaluation_id") DO UPDATE SET
-    "audit_record_id" = EXCLUDED."audit_record_id", "finalized_by" = EXCLUDED."finalized_by",
-    "payload_hash" = EXCLUDED."payload_hash", "expires_at_ms" = EXCLUDED."expires_at_ms",
-    "record" = EXCLUDED."record"`;
+/** Callers per statement; bounds the parameter arrays. */
+const MAX_BATCH = 256;
+/** Two batches of a kind may overlap: one commits while the next is being filled and sent. */
+const MAX_IN_FLIGHT = 2;
+
+interface Admission {
+  readonly entry: PendingEvaluation;
+  readonly caps: BacklogCaps;
+}
+
+interface RoomQuery {
+  readonly bytes: number;
+  readonly caps: BacklogCaps;
+}
+
+interface LookupQuery {
+  readonly evaluationId: string;
+  readonly nowMs: number;
+}
+
+type LookupRow = TombstoneRow & PendingRow & { readonly kind: 't' | 'p' };
 
 export class PgPendingEvaluationStore implements PendingEvaluationStore {
+  /** finalize/remember insert the record into `audit_records` in their own statement. */
+  readonly writesRecords = true;
+
+  // Group commit: the hot statements of concurrent requests share one round trip (statement-batcher.ts).
+  private readonly rooms = new StatementBatcher((queries: readonly RoomQuery[]) => this.roomFor(queries), {
+    maxBatch: MAX_BATCH,
+    maxInFlight: MAX_IN_FLIGHT,
+  });
+  private readonly admissions = new StatementBatcher(
+    (items: readonly Admission[]) => this.admitBatch(items),
+    { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, keyOf: (item) => item.entry.evaluationId },
+  );
+  private readonly lookups = new StatementBatcher(
+    (queries: readonly LookupQuery[]) => this.lookupBatch(queries),
+    { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT },
+  );
+  private readonly backlogView = new BacklogView();
+  private readonly finalizations = new StatementBatcher(
+    (tombstones: readonly Tombstone[]) => this.writeTombstones(FINALIZE_BATCH, tombstones),
+    { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, keyOf: (tombstone) => tombstone.evaluationId },
+  );
+  private readonly rememberings = new StatementBatcher(
+    (tombstones: readonly Tombstone[]) => this.writeTombstones(REMEMBER_BATCH, tombstones),
+    { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, keyOf: (tombstone) => tombstone.evaluationId },
+  );
+
   constructor(private readonly dataSource: DataSource) {}
 
-  async hasRoom(bytes: number, caps: BacklogCaps): Promise<boolean> {
-    const { rows } = await runPooled<{ ok: boolean }>(
-      this.dataSource,
-      `SELECT "count" < $1 AND "bytes" + $2 <= $3 AS "ok" FROM "pending_backlog"`,
-      [caps.maxCount, bytes, caps.maxBytes],
-    );
-    return rows[0]?.ok === true;
+  hasRoom(bytes: number, caps: BacklogCaps): Promise<boolean> {
+    // Far from the caps a recent view answers without a round trip (backlog-view.ts).
+    if (this.backlogView.clearlyHasRoom(bytes, caps)) return Promise.resolve(true);
+    return this.rooms.submit({ bytes, caps });
   }
 
-  async admit(entry: PendingEvaluation, caps: BacklogCaps): Promise<boolean> {
-    // The UPDATE locks the counter row, so concurrent admissions (any process) re-test the caps in turn.
-    const { rows } = await runPooled(
-      this.dataSource,
-      `WITH "slot" AS (
-         UPDATE "pending_backlog" SET "count" = "count" + 1, "bytes" = "bytes" + $2::bigint
-         WHERE "count" < $3::int AND "bytes" + $2::bigint <= $4::bigint RETURNING 1
-       )
-       INSERT INTO "pending_evaluations"
-         ("evaluation_id", "payload", "bytes", "created_at_ms", "expires_at_ms", "commit_latch")
-       SELECT $1::text, $5::jsonb, $2::int, $6::bigint, $7::bigint, $8::jsonb FROM "slot"
-       RETURNING 1`,
-      [
-        entry.evaluationId,
-        entry.bytes,
-        caps.maxCount,
-        caps.maxBytes,
-        JSON.stringify(encodePending(entry)),
-        entry.createdAtMs,
-        entry.expiresAtMs,
-        entry.commit === undefined ? null : JSON.stringify(entry.commit),
-      ],
-    );
-    return rows.length === 1;
+  /** The evaluation id is answered only after the statement that inserted its row has committed. */
+  admit(entry: PendingEvaluation, caps: BacklogCaps): Promise<boolean> {
+    return this.admissions.submit({ entry, caps });
   }
 
   async get(evaluationId: string): Promise<PendingEvaluation | undefined> {
-    const { rows } = await runPooled<PendingRow>(
-      this.dataSource,
-      `SELECT "payload", "commit_latch" FROM "pending_evaluations" WHERE "evaluation_id" = $1`,
-      [evaluationId],
-    );
-    const row = rows[0];
-    return row === undefined ? undefined : decodePending(row.payload, row.commit_latch);
+    return (await this.lookups.submit({ evaluationId, nowMs: Number.POSITIVE_INFINITY })).pending;
+  }
+
+  lookup(evaluationId: string, nowMs: number): Promise<EvaluationLookup> {
+    return this.lookups.submit({ evaluationId, nowMs });
   }
 
   async latchCommit(evaluationId: string, latch: CommitLatch): Promise<void> {
@@ -93,51 +116,17 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
     );
   }
 
-  async finalize(tombstone: Tombstone): Promise<boolean> {
-    // Two finalizers of one id: the second waits on the row lock, then deletes nothing and gets false.
-    const { rows } = await runPooled<{ n: number }>(
-      this.dataSource,
-      `WITH "gone" AS (
-         DELETE FROM "pending_evaluations" WHERE "evaluation_id" = $1 RETURNING "bytes"
-       ), "freed" AS (
-         UPDATE "pending_backlog" SET "count" = "count" - 1, "bytes" = "bytes" - (SELECT "bytes" FROM "gone")
-         WHERE EXISTS (SELECT 1 FROM "gone") RETURNING 1
-       ), "kept" AS (
-         ${UPSERT_TOMBSTONE}
-         SELECT $1::text, $2::text, $3::text, $4::text, $5::bigint, $6::jsonb WHERE EXISTS (SELECT 1 FROM "gone")
-         ${ON_TOMBSTONE_CONFLICT}
-         RETURNING 1
-       )
-       SELECT count(*)::int AS "n" FROM "gone"`,
-      tombstoneParams(tombstone),
-    );
-    return rows[0]?.n === 1;
+  /** Two finalizers of one id (two processes): the second finds the row gone and gets false. */
+  finalize(tombstone: Tombstone): Promise<boolean> {
+    return this.finalizations.submit(tombstone);
   }
 
   async remember(tombstone: Tombstone): Promise<void> {
-    await runPooled(
-      this.dataSource,
-      `${UPSERT_TOMBSTONE} VALUES ($1, $2, $3, $4, $5, $6::jsonb) ${ON_TOMBSTONE_CONFLICT}`,
-      tombstoneParams(tombstone),
-    );
+    await this.rememberings.submit(tombstone);
   }
 
   async tombstone(evaluationId: string, nowMs: number): Promise<Tombstone | undefined> {
-    const { rows } = await runPooled<TombstoneRow>(
-      this.dataSource,
-      `SELECT * FROM "evaluation_tombstones" WHERE "evaluation_id" = $1 AND "expires_at_ms" > $2`,
-      [evaluationId, nowMs],
-    );
-    const row = rows[0];
-    return row === undefined
-      ? undefined
-      : {
-          evaluationId: row.evaluation_id,
-          auditRecordId: row.audit_record_id,
-          finalizedBy: row.finalized_by,
-          payloadHash: row.payload_hash,
-          expiresAtMs: Number(row.expires_at_ms),
-        };
+    return (await this.lookups.submit({ evaluationId, nowMs })).tombstone;
   }
 
   async due(nowMs: number, limit: number): Promise<readonly PendingEvaluation[]> {
@@ -158,23 +147,98 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
     ]);
   }
 
+  private async roomFor(queries: readonly RoomQuery[]): Promise<boolean[]> {
+    const { rows } = await runPrepared<{ count: string; bytes: string }>(
+      this.dataSource,
+      'helios_backlog',
+      BACKLOG,
+      [],
+    );
+    const count = Number(rows[0]?.count ?? 0);
+    const bytes = Number(rows[0]?.bytes ?? 0);
+    this.backlogView.observe(count, bytes);
+    return queries.map((query) => count < query.caps.maxCount && bytes + query.bytes <= query.caps.maxBytes);
+  }
+
+  private async admitBatch(items: readonly Admission[]): Promise<boolean[]> {
+    // One statement applies one pair of caps; callers of one service share theirs, others go alone.
+    const caps = items[0]?.caps;
+    if (caps === undefined) return [];
+    const sameCaps = items.every(
+      (item) => item.caps.maxCount === caps.maxCount && item.caps.maxBytes === caps.maxBytes,
+    );
+    if (!sameCaps) return Promise.all(items.map(async (item) => (await this.admitBatch([item]))[0] === true));
+    const entries = items.map((item) => item.entry);
+    const { rows } = await runPrepared<{
+      evaluation_id: string;
+      backlog_count: string;
+      backlog_bytes: string;
+    }>(this.dataSource, 'helios_admit_batch', ADMIT_BATCH, [
+      entries.map((entry) => entry.evaluationId),
+      entries.map((entry) => JSON.stringify(encodePending(entry))),
+      entries.map((entry) => entry.bytes),
+      entries.map((entry) => entry.createdAtMs),
+      entries.map((entry) => entry.expiresAtMs),
+      entries.map((entry) => (entry.commit === undefined ? null : JSON.stringify(entry.commit))),
+      caps.maxCount,
+      caps.maxBytes,
+    ]);
+    const admitted = new Set(rows.map((row) => row.evaluation_id));
+    const after = rows[0];
+    if (admitted.size < entries.length) this.backlogView.forget();
+    else if (after !== undefined)
+      this.backlogView.observe(Number(after.backlog_count), Number(after.backlog_bytes));
+    return entries.map((entry) => admitted.has(entry.evaluationId));
+  }
+
+  private async lookupBatch(queries: readonly LookupQuery[]): Promise<EvaluationLookup[]> {
+    const { rows } = await runPrepared<LookupRow>(this.dataSource, 'helios_lookup_batch', LOOKUP_BATCH, [
+      queries.map((query) => query.evaluationId),
+    ]);
+    const tombstones = new Map<string, TombstoneRow>();
+    const pending = new Map<string, PendingRow>();
+    for (const row of rows) (row.kind === 't' ? tombstones : pending).set(row.evaluation_id, row);
+    return queries.map(({ evaluationId, nowMs }) => {
+      const tombstone = tombstones.get(evaluationId);
+      const entry = pending.get(evaluationId);
+      return {
+        // An aged-out tombstone is as good as none: the id is unknown.
+        tombstone:
+          tombstone === undefined || Number(tombstone.expires_at_ms) <= nowMs
+            ? undefined
+            : {
+                evaluationId: tombstone.evaluation_id,
+                auditRecordId: tombstone.audit_record_id,
+                finalizedBy: tombstone.finalized_by,
+                payloadHash: tombstone.payload_hash,
+                expiresAtMs: Number(tombstone.expires_at_ms),
+              },
+        pending: entry === undefined ? undefined : decodePending(entry.payload, entry.commit_latch),
+      };
+    });
+  }
+
+  /** Finalize (returns which ids it finalized) or remember (all of them) a batch of tombstones. */
+  private async writeTombstones(sql: string, tombstones: readonly Tombstone[]): Promise<boolean[]> {
+    const name = sql === REMEMBER_BATCH ? 'helios_remember_batch' : 'helios_finalize_batch';
+    const { rows } = await runPrepared<{ evaluation_id: string }>(this.dataSource, name, sql, [
+      tombstones.map((tombstone) => tombstone.evaluationId),
+      tombstones.map((tombstone) => tombstone.auditRecordId),
+      tombstones.map((tombstone) => tombstone.finalizedBy),
+      tombstones.map((tombstone) => tombstone.payloadHash),
+      tombstones.map((tombstone) => tombstone.expiresAtMs),
+      JSON.stringify(
+        tombstones.flatMap((tombstone) => (tombstone.record ? [auditRow(tombstone.record)] : [])),
+      ),
+    ]);
+    if (sql === REMEMBER_BATCH) return tombstones.map(() => true);
+    const finalized = new Set(rows.map((row) => row.evaluation_id));
+    return tombstones.map((tombstone) => finalized.has(tombstone.evaluationId));
+  }
+
   /** Count and bytes currently pending (tests, health). */
   async backlog(): Promise<{ readonly count: number; readonly bytes: number }> {
-    const { rows } = await runPooled<{ count: number; bytes: string }>(
-      this.dataSource,
-      `SELECT "count", "bytes" FROM "pending_backlog"`,
-    );
-    return { count: rows[0]?.count ?? 0, bytes: Number(rows[0]?.bytes ?? 0) };
+    const { rows } = await runPooled<{ count: string; bytes: string }>(this.dataSource, BACKLOG);
+    return { count: Number(rows[0]?.count ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
   }
-}
-
-function tombstoneParams(tombstone: Tombstone): unknown[] {
-  return [
-    tombstone.evaluationId,
-    tombstone.auditRecordId,
-    tombstone.finalizedBy,
-    tombstone.payloadHash,
-    tombstone.expiresAtMs,
-    tombstone.record === undefined ? null : JSON.stringify(tombstone.record),
-  ];
 }

@@ -3,6 +3,7 @@
  * transaction whose statements all go through its own query runner (using the pool inside a
  * transaction would wait for a connection the transaction itself may be holding: a deadlock under load).
  */
+import { type Pool } from 'pg';
 import { type DataSource, type QueryRunner } from 'typeorm';
 
 type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
@@ -44,6 +45,22 @@ export async function runPooled<T>(
   } finally {
     await runner.release();
   }
+}
+
+/**
+ * One statement on a pooled connection (autocommit) as a NAMED prepared statement, straight on the pg
+ * pool under TypeORM: each connection parses and plans it once, later runs only bind and execute. For
+ * the fixed-text group-commit statements that run thousands of times a second.
+ */
+export async function runPrepared<T>(
+  dataSource: DataSource,
+  name: string,
+  sql: string,
+  params: readonly unknown[],
+): Promise<Rows<T>> {
+  const pool = (dataSource.driver as unknown as { master: Pool }).master;
+  const result = await pool.query({ name, text: sql, values: [...params] });
+  return { rows: result.rows as T[], affected: result.rowCount ?? 0 };
 }
 
 /** deadlock_detected and serialization_failure: the transaction did nothing and can simply run again. */

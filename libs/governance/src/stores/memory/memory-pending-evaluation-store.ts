@@ -2,6 +2,7 @@
 import {
   type BacklogCaps,
   type CommitLatch,
+  type EvaluationLookup,
   type PendingEvaluation,
   type PendingEvaluationStore,
   type Tombstone,
@@ -26,6 +27,14 @@ export class MemoryPendingEvaluationStore implements PendingEvaluationStore {
 
   get(evaluationId: string): Promise<PendingEvaluation | undefined> {
     return Promise.resolve(this.pending.get(evaluationId));
+  }
+
+  lookup(evaluationId: string, nowMs: number): Promise<EvaluationLookup> {
+    const tombstone = this.tombstones.get(evaluationId);
+    return Promise.resolve({
+      tombstone: tombstone !== undefined && tombstone.expiresAtMs > nowMs ? tombstone : undefined,
+      pending: this.pending.get(evaluationId),
+    });
   }
 
   latchCommit(evaluationId: string, latch: CommitLatch): Promise<void> {

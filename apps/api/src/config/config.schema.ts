@@ -66,6 +66,7 @@ export const configSchema = z.strictObject({
           maxEvidenceBytes: positiveInt.optional(),
           maxSessions: positiveInt.optional(),
           maxSessionBytes: positiveInt.optional(),
+          sessionIdleTtlMs: positiveInt.optional(),
         })
         .prefault({}),
     })

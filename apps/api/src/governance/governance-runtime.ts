@@ -1,6 +1,7 @@
 import {
   type Clock,
   type CompileResult,
+  DEFAULT_GOVERNANCE_LIMITS,
   GovernanceService,
   MemoryEvidenceStore,
   MemoryToolBaselineStore,
@@ -81,7 +82,9 @@ export async function startGovernance(
   const audit = new PgAuditSink(dataSource, {
     logger: { warn: (m) => log.warn(m), error: (m) => log.error(m) },
   });
-  const evidence = new MemoryEvidenceStore();
+  const evidence = new MemoryEvidenceStore({
+    idleTtlMs: config.governance.limits.sessionIdleTtlMs ?? DEFAULT_GOVERNANCE_LIMITS.sessionIdleTtlMs,
+  });
   const service = await GovernanceService.create({
     policy,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
@@ -124,6 +127,7 @@ export async function startGovernance(
   }
 
   const sweep = setInterval(() => {
+    evidence.evictIdle(Date.now());
     service.sweep().catch((error: unknown) => log.error('governance expiry sweep failed', error));
   }, config.governance.sweepIntervalMs);
   sweep.unref();

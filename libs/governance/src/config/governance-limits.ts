@@ -35,6 +35,11 @@ export interface GovernanceLimits {
   readonly maxSessions: number;
   /** Serialized bytes of all stored evidence, context and tool history (503 session_capacity_exhausted). */
   readonly maxSessionBytes: number;
+  /**
+   * Milliseconds after its last activity a session's evidence, context and tool history may be
+   * evicted (at a cap, and by the periodic sweep); an evicted session's grounded calls fail closed.
+   */
+  readonly sessionIdleTtlMs: number;
 }
 
 export const DEFAULT_GOVERNANCE_LIMITS: GovernanceLimits = Object.freeze({
@@ -49,6 +54,7 @@ export const DEFAULT_GOVERNANCE_LIMITS: GovernanceLimits = Object.freeze({
   maxEvidenceBytes: 64 * KiB,
   maxSessions: 10_000,
   maxSessionBytes: 64 * MiB,
+  sessionIdleTtlMs: 24 * 60 * 60 * 1_000,
 });
 
 const cap = z.number().int().positive();
@@ -65,6 +71,7 @@ const limitsSchema = z
     maxEvidenceBytes: cap,
     maxSessions: cap,
     maxSessionBytes: cap,
+    sessionIdleTtlMs: cap,
   })
   .partial()
   .strict();

@@ -18,6 +18,7 @@ export async function putContext(context: ServiceContext, request: ContextReques
     request.session_id,
     request.key,
     request.value,
+    context.clock.now(),
     sessionStoreCaps(context),
   );
   if (outcome === 'closed') return failure(503, { error: 'sideband_shutting_down' });

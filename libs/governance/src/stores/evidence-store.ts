@@ -53,6 +53,7 @@ export interface EvidenceStore {
     sessionId: string,
     key: string,
     value: unknown,
+    nowMs: number,
     caps: SessionStoreCaps,
   ): Promise<EvidencePutOutcome>;
   /**

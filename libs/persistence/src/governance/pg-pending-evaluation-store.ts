@@ -22,7 +22,7 @@ import { BacklogView } from './backlog-view.js';
 import { decodePending, encodePending, type EncodedPending } from './pending-codec.js';
 import { recoverAuditRecords } from './recover-audit-records.js';
 import { ADMIT_BATCH, BACKLOG, FINALIZE_BATCH, LOOKUP_BATCH, REMEMBER_BATCH } from './pending-batches.sql.js';
-import { runPooled, runPrepared } from './sql.js';
+import { runOnPool, runPooled } from './sql.js';
 import { StatementBatcher } from './statement-batcher.js';
 
 interface PendingRow {
@@ -148,12 +148,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
   }
 
   private async roomFor(queries: readonly RoomQuery[]): Promise<boolean[]> {
-    const { rows } = await runPrepared<{ count: string; bytes: string }>(
-      this.dataSource,
-      'helios_backlog',
-      BACKLOG,
-      [],
-    );
+    const { rows } = await runOnPool<{ count: string; bytes: string }>(this.dataSource, BACKLOG, []);
     const count = Number(rows[0]?.count ?? 0);
     const bytes = Number(rows[0]?.bytes ?? 0);
     this.backlogView.observe(count, bytes);
@@ -169,11 +164,11 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
     );
     if (!sameCaps) return Promise.all(items.map(async (item) => (await this.admitBatch([item]))[0] === true));
     const entries = items.map((item) => item.entry);
-    const { rows } = await runPrepared<{
+    const { rows } = await runOnPool<{
       evaluation_id: string;
       backlog_count: string;
       backlog_bytes: string;
-    }>(this.dataSource, 'helios_admit_batch', ADMIT_BATCH, [
+    }>(this.dataSource, ADMIT_BATCH, [
       entries.map((entry) => entry.evaluationId),
       entries.map((entry) => JSON.stringify(encodePending(entry))),
       entries.map((entry) => entry.bytes),
@@ -192,7 +187,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
   }
 
   private async lookupBatch(queries: readonly LookupQuery[]): Promise<EvaluationLookup[]> {
-    const { rows } = await runPrepared<LookupRow>(this.dataSource, 'helios_lookup_batch', LOOKUP_BATCH, [
+    const { rows } = await runOnPool<LookupRow>(this.dataSource, LOOKUP_BATCH, [
       queries.map((query) => query.evaluationId),
     ]);
     const tombstones = new Map<string, TombstoneRow>();
@@ -220,8 +215,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
 
   /** Finalize (returns which ids it finalized) or remember (all of them) a batch of tombstones. */
   private async writeTombstones(sql: string, tombstones: readonly Tombstone[]): Promise<boolean[]> {
-    const name = sql === REMEMBER_BATCH ? 'helios_remember_batch' : 'helios_finalize_batch';
-    const { rows } = await runPrepared<{ evaluation_id: string }>(this.dataSource, name, sql, [
+    const { rows } = await runOnPool<{ evaluation_id: string }>(this.dataSource, sql, [
       tombstones.map((tombstone) => tombstone.evaluationId),
       tombstones.map((tombstone) => tombstone.auditRecordId),
       tombstones.map((tombstone) => tombstone.finalizedBy),

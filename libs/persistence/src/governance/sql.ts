@@ -48,18 +48,18 @@ export async function runPooled<T>(
 }
 
 /**
- * One statement on a pooled connection (autocommit) as a NAMED prepared statement, straight on the pg
- * pool under TypeORM: each connection parses and plans it once, later runs only bind and execute. For
- * the fixed-text group-commit statements that run thousands of times a second.
+ * One statement on a pooled connection (autocommit) straight on the pg pool under TypeORM: no query
+ * runner per call. For the group-commit statements that run thousands of times a second. Deliberately
+ * unnamed (planned at every run): a named statement's cached plan is made while the tables are small
+ * and then kept, a whole-table scan once they have grown.
  */
-export async function runPrepared<T>(
+export async function runOnPool<T>(
   dataSource: DataSource,
-  name: string,
   sql: string,
   params: readonly unknown[],
 ): Promise<Rows<T>> {
   const pool = (dataSource.driver as unknown as { master: Pool }).master;
-  const result = await pool.query({ name, text: sql, values: [...params] });
+  const result = await pool.query({ text: sql, values: [...params] });
   return { rows: result.rows as T[], affected: result.rowCount ?? 0 };
 }
 

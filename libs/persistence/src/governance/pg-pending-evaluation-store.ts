@@ -40,8 +40,8 @@ interface TombstoneRow {
 
 /** Callers per statement; bounds the parameter arrays. */
 const MAX_BATCH = 256;
-/** Two batches of a kind may overlap: one commits while the next is being filled and sent. */
-const MAX_IN_FLIGHT = 2;
+/** One batch of a kind at a time: calls arriving meanwhile make the next batch larger (fewer statements). */
+const MAX_IN_FLIGHT = 1;
 
 interface Admission {
   readonly entry: PendingEvaluation;

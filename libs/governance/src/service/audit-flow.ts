@@ -87,17 +87,6 @@ async function finalize(context: ServiceContext, request: AuditRequest): Promise
     chain = { ...chain, approval: { ticket_id: ticket.id, denial_reason: ticket.denialReason } };
   }
 
-  if (ran && stores.evidence !== undefined && entry.sessionId !== null) {
-    await stores.evidence.recordToolCall(
-      entry.sessionId,
-      entry.toolName,
-      request.status === 'success',
-      now,
-      sessionStoreCaps(context),
-    );
-  }
-  const evidence = await populateEvidence(context, request, entry);
-
   const record = finalizationRecord(entry, ticket, context.policy.environment, nowIso(context), {
     blockReason: auditBlockReason(entry, ticket, ran),
     evidenceChain: chain,
@@ -123,6 +112,18 @@ async function finalize(context: ServiceContext, request: AuditRequest): Promise
     if (winner?.payloadHash !== payloadHash) return failure(409, { error: 'evaluation_conflict' });
     return replayed(entry.auditRecordId, false);
   }
+
+  // Session state and evidence only once this audit won the finalization: never for a replay.
+  if (ran && stores.evidence !== undefined && entry.sessionId !== null) {
+    await stores.evidence.recordToolCall(
+      entry.sessionId,
+      entry.toolName,
+      request.status === 'success',
+      now,
+      sessionStoreCaps(context),
+    );
+  }
+  const evidence = await populateEvidence(context, request, entry);
   return {
     type: 'finalized',
     status: 201,

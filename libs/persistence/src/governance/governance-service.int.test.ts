@@ -244,6 +244,27 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
     ]);
   });
 
+  it('an evaluation finalized by the other process meanwhile: this one answers as a retry would', async () => {
+    const [a, b] = [await start(), await start()];
+    // Admitted by A (which keeps a copy for its own /audit), then audited by B.
+    const decided = body(await a.service.evaluate({ tool: { name: 'ls' } }));
+    const won = await b.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' });
+    expect(won.status).toBe(201);
+    expect(await a.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' })).toMatchObject({
+      status: 200,
+      body: { audit_record_id: recordId(won), already_finalized: true },
+    });
+    expect(await a.service.audit({ evaluation_id: decided.evaluation_id, status: 'error' })).toMatchObject({
+      status: 409,
+      body: { error: 'evaluation_conflict' },
+    });
+    const count = await db.dataSource.query(
+      `SELECT count(*)::int AS n FROM "audit_records" WHERE "id" = $1`,
+      [recordId(won)],
+    );
+    expect(count).toEqual([{ n: 1 }]);
+  });
+
   it('200 concurrent evaluate+audit pairs over two processes against a pot that admits 50 charge exactly 50', async () => {
     clock.ms += 2 * 3_600_000; // the earlier tests' spend has left the window
     const [a, b] = [await start(), await start()];

@@ -18,6 +18,7 @@ import {
 } from '@helios/governance';
 import { type DataSource } from 'typeorm';
 import { auditRow } from './audit-record-row.js';
+import { AdmittedEntries } from './admitted-entries.js';
 import { BacklogView } from './backlog-view.js';
 import { decodePending, encodePending, type EncodedPending } from './pending-codec.js';
 import { recoverAuditRecords } from './recover-audit-records.js';
@@ -78,6 +79,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
     { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT },
   );
   private readonly backlogView = new BacklogView();
+  private readonly admitted = new AdmittedEntries();
   private readonly finalizations = new StatementBatcher(
     (tombstones: readonly Tombstone[]) => this.writeTombstones(FINALIZE_BATCH, tombstones),
     { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, keyOf: (tombstone) => tombstone.evaluationId },
@@ -96,8 +98,10 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
   }
 
   /** The evaluation id is answered only after the statement that inserted its row has committed. */
-  admit(entry: PendingEvaluation, caps: BacklogCaps): Promise<boolean> {
-    return this.admissions.submit({ entry, caps });
+  async admit(entry: PendingEvaluation, caps: BacklogCaps): Promise<boolean> {
+    const admitted = await this.admissions.submit({ entry, caps });
+    if (admitted) this.admitted.keep(entry);
+    return admitted;
   }
 
   async get(evaluationId: string): Promise<PendingEvaluation | undefined> {
@@ -105,10 +109,14 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
   }
 
   lookup(evaluationId: string, nowMs: number): Promise<EvaluationLookup> {
+    // An entry admitted here with nothing to commit is answered from memory (admitted-entries.ts).
+    const local = this.admitted.find(evaluationId, nowMs);
+    if (local !== undefined) return Promise.resolve({ tombstone: undefined, pending: local });
     return this.lookups.submit({ evaluationId, nowMs });
   }
 
   async latchCommit(evaluationId: string, latch: CommitLatch): Promise<void> {
+    this.admitted.forget(evaluationId);
     await runPooled(
       this.dataSource,
       `UPDATE "pending_evaluations" SET "commit_latch" = $2::jsonb WHERE "evaluation_id" = $1`,
@@ -118,6 +126,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
 
   /** Two finalizers of one id (two processes): the second finds the row gone and gets false. */
   finalize(tombstone: Tombstone): Promise<boolean> {
+    this.admitted.forget(tombstone.evaluationId);
     return this.finalizations.submit(tombstone);
   }
 
@@ -130,6 +139,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
   }
 
   async due(nowMs: number, limit: number): Promise<readonly PendingEvaluation[]> {
+    this.admitted.prune(nowMs);
     const { rows } = await runPooled<PendingRow>(
       this.dataSource,
       `SELECT "payload", "commit_latch" FROM "pending_evaluations"

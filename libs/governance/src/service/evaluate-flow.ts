@@ -408,9 +408,9 @@ function gate(
       blockReason: 'session_unresolved',
     };
   }
+  if (rulePlan.type === 'none' && budgets.length === 0) return unmetered(decision);
   const ruleChecks = rulePlan.type === 'check' ? [rulePlan.charge] : [];
   const checks = [...ruleChecks, ...budgets.map((plan) => plan.charge)];
-  if (checks.length === 0) return pass(decision, budgets, [], undefined);
   return holdCounters(context, decision, rulePlan, budgets, ruleChecks, checks, evaluationId, nowMs);
 }
 
@@ -481,6 +481,25 @@ function budgetExceeded(
     feedback,
     limits: { budgets: blocks },
     blockReason: 'budget_exceeded',
+  };
+}
+
+const NO_CHARGES: readonly PlannedCharge[] = Object.freeze([]);
+const NO_BREACHES: readonly BreachedBudget[] = Object.freeze([]);
+const NO_BUDGET_BLOCKS: readonly BudgetBlock[] = Object.freeze([]);
+
+/** No rule limit, no budget: what `pass` gives for that case, without its per-call arrays (the hot path). */
+function unmetered(decision: PolicyDecision): Verdict {
+  const wire: WireDecision = decision.action === 'require_approval' ? 'require_approval' : 'allow';
+  return {
+    wire,
+    reason: decision.reason,
+    feedback: feedbackFor(wire, decision),
+    limits: undefined,
+    blockReason: null,
+    charges: NO_CHARGES,
+    breached: NO_BREACHES,
+    budgetBlocks: NO_BUDGET_BLOCKS,
   };
 }
 

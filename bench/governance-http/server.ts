@@ -13,9 +13,18 @@ import {
   MemoryLimitStore,
   MemoryPendingEvaluationStore,
   MemoryToolBaselineStore,
-} from '../../libs/governance/src/index.ts';
-import { adapterHandler } from '../../apps/api/src/governance/adapter-handler.ts';
-import { startAdapterListener } from '../../apps/api/src/governance/adapter-listener/adapter-listener.ts';
+} from '@helios/governance';
+import type * as HandlerModule from '../../apps/api/src/governance/adapter-handler.ts';
+import type * as ListenerModule from '../../apps/api/src/governance/adapter-listener/adapter-listener.ts';
+
+// The built code, as the API runs it (`npm run bench` builds first): run from source through tsx, every
+// closure would carry esbuild's name-keeping helper, a cost the product does not have.
+const apiDist = (path: string): string =>
+  new URL(`../../apps/api/dist/governance/${path}`, import.meta.url).href;
+const { adapterHandler } = (await import(apiDist('adapter-handler.js'))) as typeof HandlerModule;
+const { startAdapterListener } = (await import(
+  apiDist('adapter-listener/adapter-listener.js')
+)) as typeof ListenerModule;
 
 export const TOKEN = 'bench-adapter-token-000000000000000000000001';
 export const POLICY = `

@@ -8,7 +8,10 @@ let counter = 0;
 const POOL_IDS = 256;
 const pool = new Uint8Array(16 * POOL_IDS);
 let poolOffset = pool.length;
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+const HEX_DIGITS = '0123456789abcdef';
+/** The 36 UTF-16 code units of the id being written, turned into one flat string at the end. */
+const out = new Uint16Array(36);
+const DASH = 0x2d;
 
 /** A UUIDv7: 48-bit millisecond timestamp, 12-bit monotonic counter within the millisecond, random rest. */
 export function newId(now: number = Date.now()): string {
@@ -32,10 +35,14 @@ export function newId(now: number = Date.now()): string {
   pool[at + 6] = 0x70 | (counter >> 8);
   pool[at + 7] = counter & 0xff;
   pool[at + 8] = 0x80 | ((pool[at + 8] ?? 0) & 0x3f);
-  let hex = '';
+  // One flat string from char codes: `+=` would build a rope of ~20 cons-strings per id, which every
+  // record or pending entry that keeps an id then holds (and the collector walks) for its lifetime.
+  let position = 0;
   for (let i = 0; i < 16; i += 1) {
-    if (i === 4 || i === 6 || i === 8 || i === 10) hex += '-';
-    hex += HEX[pool[at + i] ?? 0];
+    if (i === 4 || i === 6 || i === 8 || i === 10) out[position++] = DASH;
+    const byte = pool[at + i] ?? 0;
+    out[position++] = HEX_DIGITS.charCodeAt(byte >> 4);
+    out[position++] = HEX_DIGITS.charCodeAt(byte & 0xf);
   }
-  return hex;
+  return String.fromCharCode.apply(null, out as unknown as number[]);
 }

@@ -136,13 +136,16 @@ export async function evaluateCall(
     ...(decision.drift === undefined ? {} : { tool_drift: { changes: decision.drift.changes } }),
   };
   const auditRecordId = context.newId();
+  // Copies of the caller's objects, made from the JSON texts measured above when a record or ticket
+  // needs them; a pending entry keeps the texts themselves (see PendingEvaluation).
+  const toolInputCopy = (): Record<string, unknown> => JSON.parse(argsJson) as Record<string, unknown>;
+  const metadataCopy = (): Record<string, unknown> | null =>
+    metadata === null ? null : (JSON.parse(metadataJson) as Record<string, unknown>);
   const common = {
     origin,
     agentId,
     sessionId: sessionId ?? null,
     toolName,
-    toolInput: JSON.parse(argsJson) as Record<string, unknown>,
-    metadata: metadata === null ? null : (JSON.parse(metadataJson) as Record<string, unknown>),
     matchedRule: body.matched_rule,
     matchedRuleIndex: body.matched_rule_index,
     flaggedDestructive: decision.flaggedDestructive,
@@ -155,8 +158,8 @@ export async function evaluateCall(
       agentId,
       sessionId: common.sessionId,
       toolName,
-      toolInput: common.toolInput,
-      metadata: common.metadata,
+      toolInput: toolInputCopy(),
+      metadata: metadataCopy(),
       matchedRule: common.matchedRule,
       matchedRuleIndex: common.matchedRuleIndex,
       flaggedDestructive: common.flaggedDestructive,
@@ -201,8 +204,8 @@ export async function evaluateCall(
       agentId,
       sessionId: common.sessionId,
       toolName,
-      toolInput: common.toolInput,
-      metadata: common.metadata,
+      toolInputJson: argsJson,
+      metadataJson: metadata === null ? null : metadataJson,
       matchedRuleIndex: common.matchedRuleIndex,
       flaggedDestructive: common.flaggedDestructive,
       evaluationId,
@@ -240,7 +243,7 @@ export async function evaluateCall(
     evaluationId,
     channelName: `native:${origin}`,
     toolName,
-    toolInput: common.toolInput,
+    toolInput: toolInputCopy(),
     matchedRule: body.matched_rule,
     ruleIndex: body.matched_rule_index,
     sessionId: common.sessionId,

@@ -103,8 +103,9 @@ export function finalizationRecord(
     agentId: entry.agentId,
     sessionId: entry.sessionId,
     toolName: entry.toolName,
-    toolInput: entry.toolInput,
-    metadata: entry.metadata,
+    toolInput: JSON.parse(entry.toolInputJson) as Record<string, unknown>,
+    metadata:
+      entry.metadataJson === null ? null : (JSON.parse(entry.metadataJson) as Record<string, unknown>),
     policyDecision: entry.action,
     blockReason: outcome.blockReason,
     matchedRule: entry.matchedRuleName,

@@ -17,8 +17,13 @@ export interface PendingEvaluation {
   readonly agentId: string | null;
   readonly sessionId: string | null;
   readonly toolName: string;
-  readonly toolInput: Readonly<Record<string, unknown>>;
-  readonly metadata: Readonly<Record<string, unknown>> | null;
+  /**
+   * The call's arguments and metadata as JSON text: a backlog of many entries then holds one string
+   * each instead of an object graph (what a collector would walk again and again); parsed when a
+   * record is built from the entry.
+   */
+  readonly toolInputJson: string;
+  readonly metadataJson: string | null;
   readonly action: PolicyAction;
   readonly matchedRuleName: string | null;
   readonly matchedRuleIndex: number | null;

@@ -39,7 +39,14 @@ export function encodePending(entry: PendingEvaluation): EncodedPending {
   };
 }
 
-export function decodePending(payload: EncodedPending, latch: CommitLatch | null): PendingEvaluation {
+/** A payload written before entries kept their arguments and metadata as JSON text. */
+interface LegacyFields {
+  readonly toolInput?: unknown;
+  readonly metadata?: unknown;
+}
+
+export function decodePending(stored: EncodedPending, latch: CommitLatch | null): PendingEvaluation {
+  const payload = upgradeLegacy(stored);
   return {
     ...payload,
     reservationId: payload.reservationId ?? undefined,
@@ -53,5 +60,16 @@ export function decodePending(payload: EncodedPending, latch: CommitLatch | null
       currency: charge.currency ?? undefined,
     })),
     ...(latch === null ? {} : { commit: latch }),
+  };
+}
+
+/** Rows admitted by an earlier version carry `toolInput` / `metadata` objects: turned into the texts. */
+function upgradeLegacy(stored: EncodedPending): EncodedPending {
+  if (typeof stored.toolInputJson === 'string') return stored;
+  const { toolInput, metadata, ...rest } = stored as EncodedPending & LegacyFields;
+  return {
+    ...rest,
+    toolInputJson: JSON.stringify(toolInput ?? {}),
+    metadataJson: metadata === null || metadata === undefined ? null : JSON.stringify(metadata),
   };
 }

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { ADAPTER_ROUTES, type AdapterHandler, type RouteSpec, type TokenScope } from './adapter-routes.js';
-import { bearerToken, tokenDigest, tokenMatches, type AdapterTokens } from './adapter-tokens.js';
+import { bearerToken, tokenMatcher, type AdapterTokens, type TokenMatcher } from './adapter-tokens.js';
 
 export interface AdapterListenerOptions {
   readonly host: string;
@@ -58,9 +58,9 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
 
-  const digests: Readonly<Record<TokenScope, Buffer>> = {
-    adapter: tokenDigest(options.tokens.adapter),
-    sdk: tokenDigest(options.tokens.sdk),
+  const matchers: Readonly<Record<TokenScope, TokenMatcher>> = {
+    adapter: tokenMatcher(options.tokens.adapter),
+    sdk: tokenMatcher(options.tokens.sdk),
   };
   app.get('/healthz', async () => ({ status: 'ok' }));
   for (const spec of ADAPTER_ROUTES) {
@@ -70,7 +70,7 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
       // Auth runs first thing in the handler (after the body-size check, before JSON parsing): one hook
       // stage fewer per request than a preValidation hook.
       handler: async (request, reply) => {
-        if (!authenticated(request, spec, digests)) return reply.code(401).send({ error: 'Unauthorized' });
+        if (!authenticated(request, spec, matchers)) return reply.code(401).send({ error: 'Unauthorized' });
         return route(request, reply, spec, options.handler);
       },
     });
@@ -88,9 +88,9 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
 function authenticated(
   request: FastifyRequest,
   spec: RouteSpec,
-  digests: Readonly<Record<TokenScope, Buffer>>,
+  matchers: Readonly<Record<TokenScope, TokenMatcher>>,
 ): boolean {
-  return tokenMatches(bearerToken(request.headers.authorization), digests[spec.scope]);
+  return matchers[spec.scope](bearerToken(request.headers.authorization));
 }
 
 async function route(

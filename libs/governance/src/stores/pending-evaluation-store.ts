@@ -81,10 +81,13 @@ export interface PendingEvaluationStore {
    * atomic step (durable once they resolve); the service then does not hand those records to the sink.
    */
   readonly writesRecords?: boolean;
-  /** Cheap pre-check before deciding (a full backlog refuses even would-be denies: fail closed). */
-  hasRoom(bytes: number, caps: BacklogCaps): Promise<boolean>;
-  /** Adds the entry iff both caps still hold, atomically; false = backlog full. */
-  admit(entry: PendingEvaluation, caps: BacklogCaps): Promise<boolean>;
+  /**
+   * Cheap pre-check before deciding (a full backlog refuses even would-be denies: fail closed). May
+   * answer synchronously: the hot path then awaits nothing.
+   */
+  hasRoom(bytes: number, caps: BacklogCaps): boolean | Promise<boolean>;
+  /** Adds the entry iff both caps still hold, atomically; false = backlog full. May answer synchronously. */
+  admit(entry: PendingEvaluation, caps: BacklogCaps): boolean | Promise<boolean>;
   get(evaluationId: string): Promise<PendingEvaluation | undefined>;
   /**
    * The tombstone (unless aged out, as `tombstone()`) and the pending entry of an id, read together:

@@ -26,11 +26,12 @@ export interface ToolBaselineStore {
   /**
    * Registers the origin (refused past `maxOrigins`), then records `definition` when given: first
    * sight becomes the baseline (refused past `maxToolsPerOrigin`), later sights update `current`.
+   * May answer synchronously.
    */
   observe(
     origin: string,
     toolName: string,
     definition: ToolDefinition | undefined,
     caps: BaselineCaps,
-  ): Promise<BaselineObservation>;
+  ): BaselineObservation | Promise<BaselineObservation>;
 }

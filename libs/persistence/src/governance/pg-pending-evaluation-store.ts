@@ -91,9 +91,9 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  hasRoom(bytes: number, caps: BacklogCaps): Promise<boolean> {
+  hasRoom(bytes: number, caps: BacklogCaps): boolean | Promise<boolean> {
     // Far from the caps a recent view answers without a round trip (backlog-view.ts).
-    if (this.backlogView.clearlyHasRoom(bytes, caps)) return Promise.resolve(true);
+    if (this.backlogView.clearlyHasRoom(bytes, caps)) return true;
     return this.rooms.submit({ bytes, caps });
   }
 

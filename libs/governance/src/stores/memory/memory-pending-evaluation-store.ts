@@ -13,16 +13,15 @@ export class MemoryPendingEvaluationStore implements PendingEvaluationStore {
   private readonly tombstones = new Map<string, Tombstone>();
   private bytes = 0;
 
-  hasRoom(bytes: number, caps: BacklogCaps): Promise<boolean> {
-    return Promise.resolve(this.pending.size < caps.maxCount && this.bytes + bytes <= caps.maxBytes);
+  hasRoom(bytes: number, caps: BacklogCaps): boolean {
+    return this.pending.size < caps.maxCount && this.bytes + bytes <= caps.maxBytes;
   }
 
-  admit(entry: PendingEvaluation, caps: BacklogCaps): Promise<boolean> {
-    if (this.pending.size >= caps.maxCount || this.bytes + entry.bytes > caps.maxBytes)
-      return Promise.resolve(false);
+  admit(entry: PendingEvaluation, caps: BacklogCaps): boolean {
+    if (this.pending.size >= caps.maxCount || this.bytes + entry.bytes > caps.maxBytes) return false;
     this.pending.set(entry.evaluationId, entry);
     this.bytes += entry.bytes;
-    return Promise.resolve(true);
+    return true;
   }
 
   get(evaluationId: string): Promise<PendingEvaluation | undefined> {

@@ -21,10 +21,10 @@ export class MemoryToolBaselineStore implements ToolBaselineStore {
     toolName: string,
     definition: ToolDefinition | undefined,
     caps: BaselineCaps,
-  ): Promise<BaselineObservation> {
+  ): BaselineObservation {
     let tools = this.origins.get(origin);
     if (tools === undefined) {
-      if (this.origins.size >= caps.maxOrigins) return Promise.resolve({ type: 'origin_limit' });
+      if (this.origins.size >= caps.maxOrigins) return { type: 'origin_limit' };
       tools = new Map();
       this.origins.set(origin, tools);
     }
@@ -32,7 +32,7 @@ export class MemoryToolBaselineStore implements ToolBaselineStore {
     if (definition !== undefined) {
       const json = JSON.stringify(definition);
       if (seen === undefined) {
-        if (tools.size >= caps.maxToolsPerOrigin) return Promise.resolve({ type: 'tool_limit' });
+        if (tools.size >= caps.maxToolsPerOrigin) return { type: 'tool_limit' };
         // Kept as a copy: the caller's object may change after the call.
         const copy = JSON.parse(json) as ToolDefinition;
         seen = { baseline: copy, current: copy, currentJson: json };
@@ -42,6 +42,6 @@ export class MemoryToolBaselineStore implements ToolBaselineStore {
         seen.currentJson = json;
       }
     }
-    return Promise.resolve({ type: 'observed', baseline: seen?.baseline, current: seen?.current });
+    return { type: 'observed', baseline: seen?.baseline, current: seen?.current };
   }
 }

@@ -8,9 +8,9 @@ let counter = 0;
 const POOL_IDS = 256;
 const pool = new Uint8Array(16 * POOL_IDS);
 let poolOffset = pool.length;
-const HEX_DIGITS = '0123456789abcdef';
-/** The 36 UTF-16 code units of the id being written, turned into one flat string at the end. */
-const out = new Uint16Array(36);
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+/** The 36 characters of the id being written, turned into one flat string at the end. */
+const out = Buffer.alloc(36);
 const DASH = 0x2d;
 
 /** A UUIDv7: 48-bit millisecond timestamp, 12-bit monotonic counter within the millisecond, random rest. */
@@ -35,14 +35,14 @@ export function newId(now: number = Date.now()): string {
   pool[at + 6] = 0x70 | (counter >> 8);
   pool[at + 7] = counter & 0xff;
   pool[at + 8] = 0x80 | ((pool[at + 8] ?? 0) & 0x3f);
-  // One flat string from char codes: `+=` would build a rope of ~20 cons-strings per id, which every
+  // One flat string decoded from bytes: `+=` would build a rope of ~20 cons-strings per id, which every
   // record or pending entry that keeps an id then holds (and the collector walks) for its lifetime.
   let position = 0;
   for (let i = 0; i < 16; i += 1) {
     if (i === 4 || i === 6 || i === 8 || i === 10) out[position++] = DASH;
     const byte = pool[at + i] ?? 0;
-    out[position++] = HEX_DIGITS.charCodeAt(byte >> 4);
-    out[position++] = HEX_DIGITS.charCodeAt(byte & 0xf);
+    out[position++] = HEX_DIGITS[byte >> 4] ?? 0;
+    out[position++] = HEX_DIGITS[byte & 0xf] ?? 0;
   }
-  return String.fromCharCode.apply(null, out as unknown as number[]);
+  return out.toString('latin1', 0, 36);
 }

@@ -11,7 +11,7 @@ import { diffDefinitions } from '../drift/diff-definitions.js';
 import { type ToolDefinition } from '../stores/tool-baseline-store.js';
 import { type BucketCheck, type BucketSnapshot } from '../stores/limit-store.js';
 import { type BreachedBudget } from '../stores/approval-ticket-store.js';
-import { jsonByteLength } from '../util/canonical-json.js';
+import { identityJsonBytes, jsonByteLength } from '../util/canonical-json.js';
 import { fromMicroUnits } from '../util/money.js';
 import { type BlockReason } from './audit-record.js';
 import {
@@ -92,10 +92,8 @@ export async function evaluateCall(
 
   const agentId = request.agent_id ?? null;
   const entryBytes =
-    inputBytes +
-    metadataBytes +
-    jsonByteLength({ toolName, agentId, session: request.session_id ?? null, origin });
-  const caps = { maxCount: limits.maxPendingEvaluations, maxBytes: limits.maxPendingBytes };
+    inputBytes + metadataBytes + identityJsonBytes(toolName, agentId, request.session_id ?? null, origin);
+  const caps = context.backlogCaps;
   const checking = stores.pending.hasRoom(entryBytes, caps);
   if (!(checking instanceof Promise ? await checking : checking))
     return failure(503, { error: 'evaluation_backlog_full' });
@@ -143,11 +141,8 @@ export async function evaluateCall(
   if (verdict.dryRun !== undefined) body.dry_run = verdict.dryRun;
   if (decision.drift !== undefined) body.tool_drift = { changes: decision.drift.changes };
   const auditRecordId = context.newId();
-  // Copies of the caller's objects, made from the JSON texts measured above when a record or ticket
-  // needs them; a pending entry keeps the texts themselves (see PendingEvaluation).
-  const toolInputCopy = (): Record<string, unknown> => JSON.parse(argsJson) as Record<string, unknown>;
-  const metadataCopy = (): Record<string, unknown> | null =>
-    metadata === null ? null : (JSON.parse(metadataJson) as Record<string, unknown>);
+  // A record or ticket gets copies of the caller's objects, parsed from the JSON texts measured above; a
+  // pending entry keeps the texts themselves (see PendingEvaluation).
   const common = {
     origin,
     agentId,
@@ -165,8 +160,8 @@ export async function evaluateCall(
       agentId,
       sessionId: common.sessionId,
       toolName,
-      toolInput: toolInputCopy(),
-      metadata: metadataCopy(),
+      toolInput: parseObject(argsJson),
+      metadata: metadata === null ? null : parseObject(metadataJson),
       matchedRule: common.matchedRule,
       matchedRuleIndex: common.matchedRuleIndex,
       flaggedDestructive: common.flaggedDestructive,
@@ -251,7 +246,7 @@ export async function evaluateCall(
     evaluationId,
     channelName: `native:${origin}`,
     toolName,
-    toolInput: toolInputCopy(),
+    toolInput: parseObject(argsJson),
     matchedRule: body.matched_rule,
     ruleIndex: body.matched_rule_index,
     sessionId: common.sessionId,
@@ -594,4 +589,8 @@ function snapshotAt(snapshots: readonly BucketSnapshot[], index: number): Bucket
   const snapshot = snapshots[index];
   if (snapshot === undefined) throw new Error(`limit store returned no snapshot for check ${index}`);
   return snapshot;
+}
+
+function parseObject(json: string): Record<string, unknown> {
+  return JSON.parse(json) as Record<string, unknown>;
 }

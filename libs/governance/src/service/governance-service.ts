@@ -60,6 +60,10 @@ export class GovernanceService {
       clock,
       newId: options.newId ?? (() => newId(clock.now())),
       limits,
+      backlogCaps: Object.freeze({
+        maxCount: limits.maxPendingEvaluations,
+        maxBytes: limits.maxPendingBytes,
+      }),
       locks: new KeyedMutex(),
     });
   }

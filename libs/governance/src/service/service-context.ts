@@ -6,7 +6,7 @@ import { type AuditSink } from '../stores/audit-sink.js';
 import { type Clock } from '../stores/clock.js';
 import { type EvidenceStore, type SessionStoreCaps } from '../stores/evidence-store.js';
 import { type LimitStore } from '../stores/limit-store.js';
-import { type PendingEvaluationStore } from '../stores/pending-evaluation-store.js';
+import { type BacklogCaps, type PendingEvaluationStore } from '../stores/pending-evaluation-store.js';
 import { type ToolBaselineStore } from '../stores/tool-baseline-store.js';
 import { type KeyedMutex } from '../util/keyed-mutex.js';
 import { type AuditRecord } from './audit-record.js';
@@ -29,6 +29,8 @@ export interface ServiceContext {
   readonly clock: Clock;
   readonly newId: () => string;
   readonly limits: GovernanceLimits;
+  /** The backlog caps of `limits`, made once. */
+  readonly backlogCaps: BacklogCaps;
   readonly locks: KeyedMutex;
 }
 

@@ -23,3 +23,31 @@ function sortKeys(value: unknown): unknown {
 export function jsonByteLength(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? 'null', 'utf8');
 }
+
+/** Printable ASCII without `"` or `\`: its JSON form is the text between two quotes. */
+const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+const IDENTITY_KEYS_BYTES = '{"toolName":,"agentId":,"session":,"origin":}'.length;
+
+function jsonStringBytes(value: string | null): number {
+  if (value === null) return 4;
+  return PLAIN_JSON_TEXT.test(value) ? value.length + 2 : Buffer.byteLength(JSON.stringify(value), 'utf8');
+}
+
+/**
+ * `jsonByteLength({ toolName, agentId, session, origin })` without building the object or its text:
+ * a pending evaluation's identity, counted against the backlog byte cap on every /evaluate.
+ */
+export function identityJsonBytes(
+  toolName: string,
+  agentId: string | null,
+  session: string | null,
+  origin: string,
+): number {
+  return (
+    IDENTITY_KEYS_BYTES +
+    jsonStringBytes(toolName) +
+    jsonStringBytes(agentId) +
+    jsonStringBytes(session) +
+    jsonStringBytes(origin)
+  );
+}

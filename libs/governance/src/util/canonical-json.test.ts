@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, identityJsonBytes, jsonByteLength } from './canonical-json.js';
+
+describe('canonical JSON', () => {
+  it('sorts keys at every depth and drops undefined members', () => {
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: undefined }], e: null })).toBe(
+      '{"a":[{"d":2}],"b":1,"e":null}',
+    );
+  });
+
+  it('counts an identity exactly as jsonByteLength of the object would', () => {
+    const texts = [
+      'read_file',
+      '',
+      'say "hi"',
+      'back\\slash',
+      'tab\there',
+      'ünïcödé',
+      '😀',
+      '\u0000',
+      'a/b~c',
+    ];
+    for (const toolName of texts) {
+      for (const agentId of [null, 'agent-7', 'ag"ent']) {
+        for (const session of [null, 's-1', 'sé']) {
+          const origin = toolName.length % 2 === 0 ? 'sdk' : 'orïgin';
+          expect(identityJsonBytes(toolName, agentId, session, origin), JSON.stringify(toolName)).toBe(
+            jsonByteLength({ toolName, agentId, session, origin }),
+          );
+        }
+      }
+    }
+  });
+});

@@ -25,9 +25,11 @@ export function adapterHandler(service: GovernanceService): AdapterHandler {
     Object.entries(REQUEST_SCHEMAS).map(([route, schema]) => [route, compileJsonSchema(schema)]),
   ) as Record<AdapterRoute, ReturnType<typeof compileJsonSchema>>;
 
-  return async ({ route, body, params }): Promise<AdapterReply> => {
+  // Not `async`: the service's own promise is handed on, without another wrapped around it.
+  return ({ route, body, params }): Promise<AdapterReply> => {
     const issues = validators[route](route === 'session-state' ? params : body);
-    if (issues.length > 0) return { status: 400, body: { error: 'invalid_request', issues } };
+    if (issues.length > 0)
+      return Promise.resolve({ status: 400, body: { error: 'invalid_request', issues } });
     switch (route) {
       case 'evaluate':
         return service.evaluate(body as EvaluateRequest);
@@ -45,7 +47,7 @@ export function adapterHandler(service: GovernanceService): AdapterHandler {
         return service.sessionState(params.session_id ?? '');
       default: {
         const unknown: never = route;
-        throw new Error(`unrouted adapter route ${String(unknown)}`);
+        return Promise.reject(new Error(`unrouted adapter route ${String(unknown)}`));
       }
     }
   };

@@ -69,7 +69,7 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
       url: spec.url,
       // Auth runs first thing in the handler (after the body-size check, before JSON parsing): one hook
       // stage fewer per request than a preValidation hook.
-      handler: async (request, reply) => {
+      handler: (request, reply) => {
         if (!authenticated(request, spec, matchers)) return reply.code(401).send({ error: 'Unauthorized' });
         return route(request, reply, spec, options.handler);
       },

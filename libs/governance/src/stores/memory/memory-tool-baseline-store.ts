@@ -5,12 +5,12 @@ import {
   type ToolBaselineStore,
   type ToolDefinition,
 } from '../tool-baseline-store.js';
+import { sameJson } from '../../util/same-json.js';
 
 interface Seen {
   readonly baseline: ToolDefinition;
+  /** A definition sent again unchanged (the usual case) is compared, not copied or serialized. */
   current: ToolDefinition;
-  /** JSON text of `current`: a definition sent again unchanged reuses the stored object (no copy). */
-  currentJson: string;
 }
 
 export class MemoryToolBaselineStore implements ToolBaselineStore {
@@ -30,18 +30,20 @@ export class MemoryToolBaselineStore implements ToolBaselineStore {
     }
     let seen = tools.get(toolName);
     if (definition !== undefined) {
-      const json = JSON.stringify(definition);
       if (seen === undefined) {
         if (tools.size >= caps.maxToolsPerOrigin) return { type: 'tool_limit' };
         // Kept as a copy: the caller's object may change after the call.
-        const copy = JSON.parse(json) as ToolDefinition;
-        seen = { baseline: copy, current: copy, currentJson: json };
+        const copy = jsonCopy(definition);
+        seen = { baseline: copy, current: copy };
         tools.set(toolName, seen);
-      } else if (json !== seen.currentJson) {
-        seen.current = JSON.parse(json) as ToolDefinition;
-        seen.currentJson = json;
+      } else if (!sameJson(definition, seen.current)) {
+        seen.current = jsonCopy(definition);
       }
     }
     return { type: 'observed', baseline: seen?.baseline, current: seen?.current };
   }
+}
+
+function jsonCopy(definition: ToolDefinition): ToolDefinition {
+  return JSON.parse(JSON.stringify(definition)) as ToolDefinition;
 }

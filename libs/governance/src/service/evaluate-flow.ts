@@ -12,6 +12,7 @@ import { type ToolDefinition } from '../stores/tool-baseline-store.js';
 import { type BucketCheck, type BucketSnapshot } from '../stores/limit-store.js';
 import { type BreachedBudget } from '../stores/approval-ticket-store.js';
 import { identityJsonBytes, jsonByteLength } from '../util/canonical-json.js';
+import { StringPool } from '../util/string-pool.js';
 import { fromMicroUnits } from '../util/money.js';
 import { type BlockReason } from './audit-record.js';
 import {
@@ -42,6 +43,9 @@ import {
   type WireDecision,
 } from './wire-types.js';
 
+/** Origins, tool names and session ids repeat across calls: pending entries share one copy of each. */
+const IDENTIFIERS = new StringPool();
+
 /** A response body under construction; frozen in shape once returned. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -69,7 +73,7 @@ export async function evaluateCall(
   request: EvaluateRequest,
 ): Promise<EvaluateResult> {
   const { stores, limits, policy } = context;
-  const origin = request.origin ?? DEFAULT_ORIGIN;
+  const origin = IDENTIFIERS.intern(request.origin ?? DEFAULT_ORIGIN);
   const metadata = request.metadata ?? null;
   if (metadata !== null && Object.hasOwn(metadata, 'agent_id')) {
     return failure(400, { error: 'reserved_metadata_key', key: 'agent_id' });
@@ -83,7 +87,7 @@ export async function evaluateCall(
   const metadataBytes = Buffer.byteLength(metadataJson, 'utf8');
   if (metadataBytes > limits.maxMetadataBytes) return failure(413, { error: 'metadata_too_large' });
 
-  const toolName = request.tool.name;
+  const toolName = IDENTIFIERS.intern(request.tool.name);
   // Stores may answer synchronously (the in-memory ones do): awaited only when they return a promise.
   const observing = stores.baselines.observe(origin, toolName, toolDefinition(request), limits);
   const observed = observing instanceof Promise ? await observing : observing;
@@ -99,7 +103,8 @@ export async function evaluateCall(
     return failure(503, { error: 'evaluation_backlog_full' });
 
   const now = context.clock.now();
-  const sessionId = normaliseSessionId(request.session_id);
+  const normalisedSession = normaliseSessionId(request.session_id);
+  const sessionId = normalisedSession === undefined ? undefined : IDENTIFIERS.intern(normalisedSession);
   const grounding = needsGrounding(context, sessionId)
     ? await context.stores.evidence?.grounding(sessionId as string, now)
     : undefined;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { freePort } from '@helios/persistence';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from './support/api-process.js';
+import { startApi, waitForUrl, type ApiProcess } from './support/api-process.js';
 import { targetFactories, tempDir, type DatabaseTarget } from './support/databases.js';
 
 const TOKEN = 'crash-test-adapter-token-000000000000001';
@@ -21,21 +21,6 @@ async function configFiles(sdkPort: number): Promise<string> {
   const config = join(dir, 'helios.yaml');
   await writeFile(config, `governance:\n  policy: ${policy}\n  sweepIntervalMs: 200\n`);
   return config;
-}
-
-async function waitForUrl(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (
-      await fetch(url).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
 /** Database URL of a target: the external one, or the embedded server the API recorded in its lock. */

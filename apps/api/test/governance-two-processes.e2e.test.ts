@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { EmbeddedPostgres, freePort } from '@helios/persistence';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from './support/api-process.js';
+import { startApi, waitForUrl, type ApiProcess } from './support/api-process.js';
 import { externalTarget, externalUrl, tempDir } from './support/databases.js';
 
 const TOKEN = 'two-processes-adapter-token-000000000001';
@@ -47,21 +47,6 @@ budgets:
   const config = join(dir, 'helios.yaml');
   await writeFile(config, `governance:\n  policy: ${policy}\n  sweepIntervalMs: 1000\n`);
   return config;
-}
-
-async function waitForUrl(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (
-      await fetch(url).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
 describe('two API processes on one database', () => {

@@ -12,6 +12,7 @@ export {
   type EmbeddedPostgresOptions,
 } from './embedded/embedded-postgres.js';
 export { freePort } from './embedded/free-port.js';
+export { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';
 export { commandLine, isAlive, stopPostmaster, waitForExit } from './embedded/process-utils.js';
 
 export { PgLimitStore } from './governance/pg-limit-store.js';

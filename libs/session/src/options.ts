@@ -23,6 +23,9 @@ import { newSessionId, requireSessionId } from './session-id.js';
 import { DEFAULT_EVENT_BUFFER } from './events/event-stream.js';
 import { type ToolBinding } from './tools/tool-binding.js';
 
+/** Stateless (it summarises with the session's own model): one instance serves every session. */
+const DEFAULT_COMPACTOR = new SummarizingCompactor();
+
 export interface SessionOptions {
   readonly model: Model;
   /** Default `sess-<uuidv7>`. */
@@ -98,7 +101,7 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     costCalculator: options.costCalculator ?? CostCalculator.ZERO,
     secrets: options.secrets ?? new SecretRegistry(),
     tokenCounter: options.tokenCounter ?? TokenCounter.charBased(),
-    contextCompactor: options.contextCompactor ?? new SummarizingCompactor(),
+    contextCompactor: options.contextCompactor ?? DEFAULT_COMPACTOR,
     outputSchema: options.outputSchema,
     traceListener: options.traceListener,
     traceDetail: options.traceDetail,

@@ -86,3 +86,17 @@ export async function startApi(
   child.kill('SIGKILL');
   throw new Error(`API did not become ready on ${url}: ${stdout}${stderr}`);
 }
+
+/** Resolves once `url` answers 2xx (polled every 100 ms); throws after `timeoutMs`. */
+export async function waitForUrl(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { createScratchDatabase } from '@helios/persistence';
 
 /** A place for the app's data: an embedded data dir, or a scratch database on the real server. */
 export interface DatabaseTarget {
@@ -33,17 +32,14 @@ export async function embeddedTarget(): Promise<DatabaseTarget> {
 
 /** A fresh database on the DATABASE_URL server, so test files never see each other's schema. */
 export async function externalTarget(baseUrl: string): Promise<DatabaseTarget> {
-  const name = `helios_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(baseUrl, `CREATE DATABASE "${name}"`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(baseUrl);
   const dataDir = await tempDir();
   return {
     name: 'external',
-    env: { DATABASE_URL: url.toString(), HELIOS_DATA_DIR: dataDir },
-    database: { url: url.toString(), dataDir },
+    env: { DATABASE_URL: scratch.url, HELIOS_DATA_DIR: dataDir },
+    database: { url: scratch.url, dataDir },
     async dispose() {
-      await adminQuery(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await scratch.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
@@ -54,13 +50,3 @@ export const targetFactories: readonly (readonly [string, () => Promise<Database
   ['embedded', embeddedTarget],
   ...(externalUrl ? [['external', () => externalTarget(externalUrl)] as const] : []),
 ];
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}

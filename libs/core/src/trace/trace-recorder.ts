@@ -3,6 +3,7 @@
  * so STANDARD traces cannot carry prompts or results even if a caller passes them.
  */
 import { newId } from '../common/ids.js';
+import { type Mutable } from '../common/mutable.js';
 import { CostEstimate } from '../cost/cost-estimate.js';
 import { Usage } from '../model/usage.js';
 import { type Span, type SpanKind, SpanStatus, type Trace, TraceDetail } from './trace.js';
@@ -21,8 +22,6 @@ export interface TraceEnd {
   readonly inputText?: string;
   readonly outputText?: string;
 }
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export class SpanRecorder {
   readonly #detail: TraceDetail;

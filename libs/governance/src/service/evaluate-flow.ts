@@ -5,6 +5,7 @@
  * Holds on every bucket the call would charge are placed atomically here, so concurrent calls
  * cannot both take the last slot; /audit turns them into charges only if the call ran.
  */
+import { type Mutable } from '@helios/core';
 import { decide, normaliseSessionId, type PolicyDecision } from '../engine/decide.js';
 import { effectiveAnnotations, type ToolAnnotations } from '../engine/annotations.js';
 import { diffDefinitions } from '../drift/diff-definitions.js';
@@ -45,9 +46,6 @@ import {
 
 /** Origins, tool names and session ids repeat across calls: pending entries share one copy of each. */
 const IDENTIFIERS = new StringPool();
-
-/** A response body under construction; frozen in shape once returned. */
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export const DEFAULT_ORIGIN = 'sideband';
 /** `[]`: what an empty list counts against the backlog byte cap. */

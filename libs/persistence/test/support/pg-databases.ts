@@ -3,14 +3,13 @@
  * scratch database on that server (created per test file, dropped afterwards), each migrated to head on
  * a fresh DataSource. Mirrors apps/api/test/support/databases.ts.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrations } from '@helios/migrations';
-import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { EmbeddedPostgres } from '../../src/embedded/embedded-postgres.js';
+import { createScratchDatabase } from '../../src/scratch-database.js';
 
 /** A migrated database; `open()` gives further DataSources (separate pools, like separate processes). */
 export interface TestDatabase {
@@ -66,13 +65,8 @@ async function embeddedDatabase(): Promise<TestDatabase> {
 }
 
 async function externalDatabase(baseUrl: string): Promise<TestDatabase> {
-  const name = `helios_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(baseUrl, `CREATE DATABASE "${name}"`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return migrated(url.toString(), () =>
-    adminQuery(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-  );
+  const scratch = await createScratchDatabase(baseUrl);
+  return migrated(scratch.url, () => scratch.drop());
 }
 
 /** Both targets when DATABASE_URL is set, else the embedded one only. */
@@ -80,13 +74,3 @@ export const databaseTargets: readonly (readonly [string, () => Promise<TestData
   ['embedded', embeddedDatabase],
   ...(externalUrl ? [['external', () => externalDatabase(externalUrl)] as const] : []),
 ];
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}

@@ -76,7 +76,6 @@ export class EventHub {
     }
     const waits: Promise<void>[] = [];
     for (const stream of this.#streams) {
-      stream.settle();
       const wait = stream.offerControl(event);
       if (wait) waits.push(wait);
     }

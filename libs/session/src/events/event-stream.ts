@@ -115,11 +115,13 @@ export class EventStream
   }
 
   /**
-   * Offers a control event (after `settle`): it goes in if there is room, else it waits for room up to
-   * `controlWaitMs` — the returned promise settles when it went in or was dropped.
+   * Offers a control event: the routine events before it are judged first, then it goes in if there is
+   * room, else it waits for room up to `controlWaitMs` — the returned promise settles when it went in
+   * or was dropped.
    */
   offerControl(event: QueryEvent): Promise<void> | undefined {
     if (this.#closed || this.#ended) return undefined;
+    this.settle();
     if (this.#size < this.#config.capacity && this.#waiters.length === 0) {
       this.#items.push(event);
       this.#size += 1;
@@ -200,7 +202,6 @@ export class EventStream
   /** The session closed: nothing more comes; the reader still drains what is buffered. */
   end(): void {
     if (this.#ended) return;
-    this.settle();
     this.detachFromLog();
     this.#ended = true;
     this.#releaseWaiters();

@@ -7,6 +7,7 @@ import {
   hookSpanKind,
   InvalidArgumentError,
   Message,
+  type Mutable,
   SessionContext,
   type ToolDefinition,
   toolDefinition,
@@ -21,8 +22,6 @@ import { type ResolvedOptions } from '../options.js';
 import { permissionHook } from '../permissions/permission-hook.js';
 import { type EventFields, type QueryEvent } from '../query-event.js';
 
-/** A fresh event literal, completed by #publish. */
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type ControlFields = EventFields<Extract<QueryEvent, { type: 'RunEnded' | 'QuestionAsked' | 'Error' }>>;
 type RoutineFields = EventFields<Exclude<QueryEvent, { type: 'RunEnded' | 'QuestionAsked' | 'Error' }>>;
 import { PendingQuestions } from '../questions/pending-questions.js';

@@ -283,10 +283,11 @@ async function initCluster(
       ],
       { ...runAs, env: { ...process.env, LC_ALL: 'C' } },
     ).catch((error: { stderr?: string }) => {
-      const detail = error.stderr?.trim() ?? String(error);
+      // An exec that could not start at all has no stderr: its own message says why.
+      const detail = error.stderr?.trim() || String(error);
       const hint =
-        runAs.uid !== undefined && detail.includes('Permission denied')
-          ? ` (PostgreSQL runs as the 'postgres' system user, which must be able to enter every directory above ${clusterDir})`
+        runAs.uid !== undefined && /Permission denied|EACCES/.test(detail)
+          ? ` (PostgreSQL runs as the 'postgres' system user, which must be able to enter every directory above ${clusterDir} and above its binaries, ${binaries.initdb})`
           : '';
       throw new EmbeddedPostgresError(`initdb failed: ${detail}${hint}`);
     });

@@ -8,11 +8,15 @@
  * other). Lock order in finalization: pending rows in evaluation-id order, then the freed row; batches
  * of several processes therefore cannot deadlock on each other.
  */
+import { type NamedStatement } from './sql.js';
 
 /** The current backlog, for the pre-check and reporting. */
-export const BACKLOG = `
+export const BACKLOG: NamedStatement = {
+  name: 'helios_pending_backlog',
+  text: `
 SELECT b."admitted_count" - f."freed_count" AS "count", b."admitted_bytes" - f."freed_bytes" AS "bytes"
-FROM "pending_backlog" b CROSS JOIN "pending_backlog_freed" f`;
+FROM "pending_backlog" b CROSS JOIN "pending_backlog_freed" f`,
+};
 
 /**
  * Admission: the admitted row is locked, then the callers are admitted one after another in order, each
@@ -23,7 +27,9 @@ FROM "pending_backlog" b CROSS JOIN "pending_backlog_freed" f`;
  * Params: ids, payloads, bytes, created, expires, latches, maxCount, maxBytes. Returns the admitted
  * ids, each with the backlog's count and bytes after the batch.
  */
-export const ADMIT_BATCH = `
+export const ADMIT_BATCH: NamedStatement = {
+  name: 'helios_admit_batch',
+  text: `
 WITH RECURSIVE "input" AS (
   SELECT * FROM unnest($1::text[], $2::jsonb[], $3::int[], $4::bigint[], $5::bigint[], $6::jsonb[])
     WITH ORDINALITY AS t("evaluation_id", "payload", "bytes", "created_at_ms", "expires_at_ms", "commit_latch", "ord")
@@ -57,7 +63,8 @@ WITH RECURSIVE "input" AS (
   RETURNING 1
 )
 SELECT a."evaluation_id", w."count" AS "backlog_count", w."bytes" AS "backlog_bytes"
-FROM "admitted" a CROSS JOIN (SELECT "count", "bytes" FROM "walk" ORDER BY "ord" DESC LIMIT 1) w`;
+FROM "admitted" a CROSS JOIN (SELECT "count", "bytes" FROM "walk" ORDER BY "ord" DESC LIMIT 1) w`,
+};
 
 const TOMBSTONE_COLUMNS = `"evaluation_id", "audit_record_id", "finalized_by", "payload_hash", "expires_at_ms"`;
 const UNNEST_TOMBSTONES = `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
@@ -77,7 +84,9 @@ const RECORDS = `jsonb_populate_recordset(NULL::"audit_records", $6::jsonb)`;
  * record not written: the winner's stands). Params: tombstone columns as arrays, records. Returns the
  * finalized ids.
  */
-export const FINALIZE_BATCH = `
+export const FINALIZE_BATCH: NamedStatement = {
+  name: 'helios_finalize_batch',
+  text: `
 WITH "input" AS (
   SELECT * FROM ${UNNEST_TOMBSTONES}
 ), "locked" AS (
@@ -106,29 +115,36 @@ WITH "input" AS (
   ON CONFLICT ("id") DO NOTHING
   RETURNING 1
 )
-SELECT "evaluation_id" FROM "gone"`;
+SELECT "evaluation_id" FROM "gone"`,
+};
 
 /**
  * Tombstones of decisions terminal at /evaluate (no pending row), with their records inserted into the
  * audit trail in the same statement. Params: tombstone columns as arrays, records.
  */
-export const REMEMBER_BATCH = `
+export const REMEMBER_BATCH: NamedStatement = {
+  name: 'helios_remember_batch',
+  text: `
 WITH "trail" AS (
   INSERT INTO "audit_records" SELECT r.* FROM ${RECORDS} r ON CONFLICT ("id") DO NOTHING RETURNING 1
 )
 INSERT INTO "evaluation_tombstones" (${TOMBSTONE_COLUMNS}, "record")
 SELECT *, NULL::jsonb FROM ${UNNEST_TOMBSTONES}
-${ON_TOMBSTONE_CONFLICT}`;
+${ON_TOMBSTONE_CONFLICT}`,
+};
 
 /**
  * What /audit reads first, for all callers at once: their tombstones and their pending rows, each by
  * its primary key index (a join could be planned as a whole-table scan), in one snapshot. Expiry of a
  * tombstone is judged per caller. Params: ids.
  */
-export const LOOKUP_BATCH = `
+export const LOOKUP_BATCH: NamedStatement = {
+  name: 'helios_lookup_batch',
+  text: `
 SELECT 't' AS "kind", "evaluation_id", "audit_record_id", "finalized_by", "payload_hash", "expires_at_ms",
        NULL::jsonb AS "payload", NULL::jsonb AS "commit_latch"
 FROM "evaluation_tombstones" WHERE "evaluation_id" = ANY($1::text[])
 UNION ALL
 SELECT 'p', "evaluation_id", NULL, NULL, NULL, NULL, "payload", "commit_latch"
-FROM "pending_evaluations" WHERE "evaluation_id" = ANY($1::text[])`;
+FROM "pending_evaluations" WHERE "evaluation_id" = ANY($1::text[])`,
+};

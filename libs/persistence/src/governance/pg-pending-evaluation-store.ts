@@ -23,7 +23,7 @@ import { BacklogView } from './backlog-view.js';
 import { decodePending, encodePending, type EncodedPending } from './pending-codec.js';
 import { recoverAuditRecords } from './recover-audit-records.js';
 import { ADMIT_BATCH, BACKLOG, FINALIZE_BATCH, LOOKUP_BATCH, REMEMBER_BATCH } from './pending-batches.sql.js';
-import { runOnPool, runPooled } from './sql.js';
+import { runOnPool, runPooled, type NamedStatement } from './sql.js';
 import { StatementBatcher } from './statement-batcher.js';
 
 interface PendingRow {
@@ -224,7 +224,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
   }
 
   /** Finalize (returns which ids it finalized) or remember (all of them) a batch of tombstones. */
-  private async writeTombstones(sql: string, tombstones: readonly Tombstone[]): Promise<boolean[]> {
+  private async writeTombstones(sql: NamedStatement, tombstones: readonly Tombstone[]): Promise<boolean[]> {
     const { rows } = await runOnPool<{ evaluation_id: string }>(this.dataSource, sql, [
       tombstones.map((tombstone) => tombstone.evaluationId),
       tombstones.map((tombstone) => tombstone.auditRecordId),
@@ -242,7 +242,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
 
   /** Count and bytes currently pending (tests, health). */
   async backlog(): Promise<{ readonly count: number; readonly bytes: number }> {
-    const { rows } = await runPooled<{ count: string; bytes: string }>(this.dataSource, BACKLOG);
+    const { rows } = await runPooled<{ count: string; bytes: string }>(this.dataSource, BACKLOG.text);
     return { count: Number(rows[0]?.count ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
   }
 }

@@ -25,7 +25,7 @@ const BODY = JSON.stringify({
   metadata: { channel_id: 'c1', sender_id: 'u1' },
 });
 
-type Mode = 'helios' | 'listener' | 'bare';
+export type Mode = 'helios' | 'listener' | 'bare';
 
 interface Measured {
   readonly requestsPerSecond: number;
@@ -40,7 +40,7 @@ function cpuMicros(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-async function startServer(mode: Mode): Promise<{ child: ChildProcess; url: string }> {
+export async function startServer(mode: Mode): Promise<{ child: ChildProcess; url: string }> {
   const script = fileURLToPath(new URL('./server.ts', import.meta.url));
   // `--import tsx` runs the server in this very process (the tsx CLI would add a wrapper process).
   const child = spawn(process.execPath, ['--import', 'tsx', script, mode], {

@@ -3,6 +3,10 @@
  * pending evaluations and the counters all in the database), 50 connections each running the pair in a
  * loop. Target (issue 5): ≥ 5,000 pairs/s on this 2-core machine, and zero records lost: every 201
  * audit has its row in `audit_records` once the run ends.
+ *
+ * The same run also measures bare Fastify (governance-http's `bare` server, same body, same 50
+ * connections) as a calibration: this machine class's loopback HTTP cost varies between machines and
+ * days by more than 2×, and the pairs figure moves with it.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -13,6 +17,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort } from '../../libs/persistence/src/index.ts';
 import type { BenchResult } from '../run.ts';
+import { startServer } from '../governance-http/index.ts';
 
 const CONNECTIONS = 50;
 const DURATION_S = 10;
@@ -33,7 +38,26 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} never answered`);
 }
 
+/** Requests per second bare Fastify answers here with the same connections: the machine's HTTP capacity. */
+async function bareFastifyRequestsPerSecond(): Promise<number> {
+  const { child, url } = await startServer('bare');
+  try {
+    const result = await autocannon({
+      url: `${url}/evaluate`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      duration: 3,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session_id: 'bench', tool: { name: 'pair_probe' }, arguments: { q: 1 } }),
+    });
+    return Math.round(result.requests.average);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
 export default async function run(): Promise<BenchResult> {
+  const bareRequestsPerSecond = await bareFastifyRequestsPerSecond();
   const dir = await mkdtemp(join(tmpdir(), 'helios-bench-pairs-'));
   const sdkPort = await freePort();
   const apiPort = await freePort();
@@ -121,8 +145,15 @@ export default async function run(): Promise<BenchResult> {
         'audits answered 201': audited,
         'audit records written': written,
         'records lost': Math.max(0, audited - written),
+        'calibration: bare Fastify req/s (same run)': bareRequestsPerSecond,
       },
-      ratios: { 'pairs/s / 5,000 target': Number((pairsPerS / TARGET_PAIRS_PER_S).toFixed(2)) },
+      ratios: {
+        'pairs/s / 5,000 target': Number((pairsPerS / TARGET_PAIRS_PER_S).toFixed(2)),
+        // Each pair is two requests, each with a PostgreSQL statement share behind it.
+        'requests/s in pairs / bare Fastify req/s': Number(
+          ((2 * pairsPerS) / bareRequestsPerSecond).toFixed(2),
+        ),
+      },
     };
   } finally {
     api.kill('SIGTERM');

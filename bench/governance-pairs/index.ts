@@ -6,7 +6,8 @@
  *
  * The same run also measures bare Fastify (governance-http's `bare` server, same body, same 50
  * connections) as a calibration: this machine class's loopback HTTP cost varies between machines and
- * days by more than 2×, and the pairs figure moves with it.
+ * days by more than 2×, and the pairs figure moves with it. Three rounds alternate the two against
+ * one API process; figures are medians over the rounds.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -20,7 +21,9 @@ import type { BenchResult } from '../run.ts';
 import { startServer } from '../governance-http/index.ts';
 
 const CONNECTIONS = 50;
-const DURATION_S = 10;
+/** Rounds of (bare Fastify, then pairs), interleaved so drift in the machine's speed hits both alike. */
+const ROUNDS = 3;
+const DURATION_S = 6;
 const TARGET_PAIRS_PER_S = 5_000;
 const TOKEN = 'bench-pairs-adapter-token-00000000000000001';
 
@@ -56,8 +59,11 @@ async function bareFastifyRequestsPerSecond(): Promise<number> {
   }
 }
 
+function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+}
+
 export default async function run(): Promise<BenchResult> {
-  const bareRequestsPerSecond = await bareFastifyRequestsPerSecond();
   const dir = await mkdtemp(join(tmpdir(), 'helios-bench-pairs-'));
   const sdkPort = await freePort();
   const apiPort = await freePort();
@@ -80,40 +86,52 @@ export default async function run(): Promise<BenchResult> {
     await waitFor(`http://127.0.0.1:${sdkPort}/healthz`);
     const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
     let audited = 0;
-    const result = await autocannon({
-      url: `http://127.0.0.1:${sdkPort}`,
-      connections: CONNECTIONS,
-      duration: DURATION_S,
-      requests: [
-        {
-          method: 'POST',
-          path: '/evaluate',
-          headers,
-          body: JSON.stringify({ session_id: 'bench', tool: { name: 'pair_probe' }, arguments: { q: 1 } }),
-          onResponse: (_status, body, context) => {
-            (context as Record<string, unknown>)['evaluationId'] = (
-              JSON.parse(body) as { evaluation_id: string }
-            ).evaluation_id;
+    const pairs = (): Promise<autocannon.Result> =>
+      autocannon({
+        url: `http://127.0.0.1:${sdkPort}`,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        requests: [
+          {
+            method: 'POST',
+            path: '/evaluate',
+            headers,
+            body: JSON.stringify({ session_id: 'bench', tool: { name: 'pair_probe' }, arguments: { q: 1 } }),
+            onResponse: (_status, body, context) => {
+              (context as Record<string, unknown>)['evaluationId'] = (
+                JSON.parse(body) as { evaluation_id: string }
+              ).evaluation_id;
+            },
           },
-        },
-        {
-          method: 'POST',
-          path: '/audit',
-          headers,
-          setupRequest: (request, context) => ({
-            ...request,
-            body: JSON.stringify({
-              evaluation_id: (context as Record<string, unknown>)['evaluationId'],
-              status: 'success',
-              duration_ms: 1,
+          {
+            method: 'POST',
+            path: '/audit',
+            headers,
+            setupRequest: (request, context) => ({
+              ...request,
+              body: JSON.stringify({
+                evaluation_id: (context as Record<string, unknown>)['evaluationId'],
+                status: 'success',
+                duration_ms: 1,
+              }),
             }),
-          }),
-          onResponse: (status) => {
-            if (status === 201) audited += 1;
+            onResponse: (status) => {
+              if (status === 201) audited += 1;
+            },
           },
-        },
-      ],
-    });
+        ],
+      });
+    const rounds: { pairsPerS: number; bare: number; p99: number; non2xx: number }[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const bare = await bareFastifyRequestsPerSecond();
+      const result = await pairs();
+      rounds.push({
+        pairsPerS: Math.round(result.requests.total / 2 / DURATION_S),
+        bare,
+        p99: result.latency.p99,
+        non2xx: result.non2xx,
+      });
+    }
     // Records of the last batches land within the sink's flush interval.
     const lock = JSON.parse(await readFile(join(dir, 'embedded-postgres.lock'), 'utf8')) as {
       port: number;
@@ -136,12 +154,15 @@ export default async function run(): Promise<BenchResult> {
       await new Promise((r) => setTimeout(r, 100));
     }
     await client.end();
-    const pairsPerS = Math.round(result.requests.total / 2 / DURATION_S);
+    const pairsPerS = median(rounds.map((r) => r.pairsPerS));
+    const bareRequestsPerSecond = median(rounds.map((r) => r.bare));
     return {
       metrics: {
         'pairs/s': pairsPerS,
-        'p99 ms (either request)': result.latency.p99,
-        'non-2xx responses': result.non2xx,
+        'pairs/s, lowest round': Math.min(...rounds.map((r) => r.pairsPerS)),
+        'pairs/s, highest round': Math.max(...rounds.map((r) => r.pairsPerS)),
+        'p99 ms (either request)': median(rounds.map((r) => r.p99)),
+        'non-2xx responses': rounds.reduce((sum, r) => sum + r.non2xx, 0),
         'audits answered 201': audited,
         'audit records written': written,
         'records lost': Math.max(0, audited - written),

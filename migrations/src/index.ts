@@ -6,12 +6,14 @@ import { GovernanceAudit1764547200000 } from './1764547200000-governance-audit.j
 import { InstanceMetadata1764460800000 } from './1764460800000-instance-metadata.js';
 import { GovernanceStores1764633600000 } from './1764633600000-governance-stores.js';
 import { PendingBacklogSplit1764720000000 } from './1764720000000-pending-backlog-split.js';
+import { PendingSeqUnindexed1764806400000 } from './1764806400000-pending-seq-unindexed.js';
 
 export {
   GovernanceAudit1764547200000,
   GovernanceStores1764633600000,
   InstanceMetadata1764460800000,
   PendingBacklogSplit1764720000000,
+  PendingSeqUnindexed1764806400000,
 };
 
 /** Ordered oldest first; TypeORM also orders by the timestamp in each class name. */
@@ -20,4 +22,5 @@ export const migrations = [
   GovernanceAudit1764547200000,
   GovernanceStores1764633600000,
   PendingBacklogSplit1764720000000,
+  PendingSeqUnindexed1764806400000,
 ] as const;

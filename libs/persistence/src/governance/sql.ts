@@ -49,9 +49,10 @@ export async function runPooled<T>(
 
 /**
  * A statement run thousands of times a second: prepared once per connection under its name, so
- * PostgreSQL parses it once instead of at every run (for a batch statement that is a third of its
- * cost). Plans stay PostgreSQL's choice (custom or generic); pending-batches.sql.int.test.ts checks
- * that even a generic plan made on empty tables reaches the big tables by index only.
+ * PostgreSQL parses it once instead of at every run and, after a few runs, may keep one generic plan
+ * instead of planning each run (parsing and planning were about half a batch statement's cost).
+ * pending-batches.sql.int.test.ts checks that even a generic plan made on empty tables reaches the
+ * growing tables by index only.
  */
 export interface NamedStatement {
   readonly name: string;

@@ -27,16 +27,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Sample } from './protocol.ts';
 import { SYSTEMS } from './systems.ts';
+import { median } from '../median.ts';
 import { Worker } from './workers.ts';
 
 const SIZES = [200, 10] as const;
 const RUNS = 20;
 const ROUNDS = 4;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-}
 
 function version(pkg: string): string {
   const file = join(import.meta.dirname, '..', '..', 'node_modules', pkg, 'package.json');

@@ -12,6 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { type EventStream } from '@helios/session';
 import { openW1Session, runW1 } from '../agent-loop/workload.ts';
+import { median } from '../median.ts';
 
 // The same switch as `node --expose-gc`, set at run time since bench/run.ts starts this process.
 setFlagsFromString('--expose-gc');
@@ -77,11 +78,6 @@ async function runWith(readers: number, stalled: boolean): Promise<Sample> {
   await Promise.all(reading);
   const allReadMs = performance.now() - start;
   return { ms: loopEnd - start, allReadMs, stalledMissed, readPerReader: readers > 0 ? read / readers : 0 };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 export default async function run(): Promise<{

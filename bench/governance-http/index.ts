@@ -18,6 +18,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { median } from '../median.ts';
 import type { BenchResult } from '../run.ts';
 
 const CONNECTIONS = 50;
@@ -98,14 +99,11 @@ async function measure(mode: Mode, rate: number | undefined): Promise<Measured> 
 
 /** The median of each figure over the rounds. */
 function medianOf(samples: readonly Measured[]): Measured {
-  const median = (pick: (m: Measured) => number): number => {
-    const sorted = samples.map(pick).sort((a, b) => a - b);
-    return sorted[Math.floor(sorted.length / 2)] as number;
-  };
+  const of = (pick: (m: Measured) => number): number => median(samples.map(pick));
   return {
-    requestsPerSecond: median((m) => m.requestsPerSecond),
-    p99Ms: median((m) => m.p99Ms),
-    cpuUsPerRequest: median((m) => m.cpuUsPerRequest),
+    requestsPerSecond: of((m) => m.requestsPerSecond),
+    p99Ms: of((m) => m.p99Ms),
+    cpuUsPerRequest: of((m) => m.cpuUsPerRequest),
     non2xx: Math.max(...samples.map((m) => m.non2xx)),
   };
 }

@@ -19,6 +19,7 @@ import pg from 'pg';
 import { freePort } from '../../libs/persistence/src/index.ts';
 import type { BenchResult } from '../run.ts';
 import { startServer } from '../governance-http/index.ts';
+import { median } from '../median.ts';
 
 const CONNECTIONS = 50;
 /** Rounds of (bare Fastify, then pairs), interleaved so drift in the machine's speed hits both alike. */
@@ -57,10 +58,6 @@ async function bareFastifyRequestsPerSecond(): Promise<number> {
   } finally {
     child.kill('SIGTERM');
   }
-}
-
-function median(values: readonly number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 }
 
 export default async function run(): Promise<BenchResult> {

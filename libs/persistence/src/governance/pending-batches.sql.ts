@@ -10,6 +10,18 @@
  */
 import { type NamedStatement } from './sql.js';
 
+/**
+ * Adds the rows of CTE `rows` (their count and `bytes`) to the one-row total `table`'s
+ * `<prefix>_count` and `<prefix>_bytes`; an empty batch leaves the row untouched (no lock, no write).
+ */
+function addToTotal(table: string, prefix: string, rows: string): string {
+  return `UPDATE "${table}" SET
+    "${prefix}_count" = "${prefix}_count" + (SELECT count(*) FROM "${rows}"),
+    "${prefix}_bytes" = "${prefix}_bytes" + (SELECT coalesce(sum("bytes"), 0) FROM "${rows}")
+  WHERE EXISTS (SELECT 1 FROM "${rows}")
+  RETURNING 1`;
+}
+
 /** The current backlog, for the pre-check and reporting. */
 export const BACKLOG: NamedStatement = {
   name: 'helios_pending_backlog',
@@ -56,11 +68,7 @@ WITH RECURSIVE "input" AS (
   ORDER BY i."ord"
   RETURNING "evaluation_id", "bytes"
 ), "bumped" AS (
-  UPDATE "pending_backlog" SET
-    "admitted_count" = "admitted_count" + (SELECT count(*) FROM "admitted"),
-    "admitted_bytes" = "admitted_bytes" + (SELECT coalesce(sum("bytes"), 0) FROM "admitted")
-  WHERE EXISTS (SELECT 1 FROM "admitted")
-  RETURNING 1
+  ${addToTotal('pending_backlog', 'admitted', 'admitted')}
 )
 SELECT a."evaluation_id", w."count" AS "backlog_count", w."bytes" AS "backlog_bytes"
 FROM "admitted" a CROSS JOIN (SELECT "count", "bytes" FROM "walk" ORDER BY "ord" DESC LIMIT 1) w`,
@@ -97,11 +105,7 @@ WITH "input" AS (
   DELETE FROM "pending_evaluations" WHERE "evaluation_id" = ANY(ARRAY(SELECT "evaluation_id" FROM "locked"))
   RETURNING "evaluation_id", "bytes"
 ), "freed" AS (
-  UPDATE "pending_backlog_freed" SET
-    "freed_count" = "freed_count" + (SELECT count(*) FROM "gone"),
-    "freed_bytes" = "freed_bytes" + (SELECT coalesce(sum("bytes"), 0) FROM "gone")
-  WHERE EXISTS (SELECT 1 FROM "gone")
-  RETURNING 1
+  ${addToTotal('pending_backlog_freed', 'freed', 'gone')}
 ), "kept" AS (
   INSERT INTO "evaluation_tombstones" (${TOMBSTONE_COLUMNS}, "record")
   SELECT i.*, NULL::jsonb FROM "input" i JOIN "gone" g ON g."evaluation_id" = i."evaluation_id"

@@ -7,11 +7,13 @@ import { InstanceMetadata1764460800000 } from './1764460800000-instance-metadata
 import { GovernanceStores1764633600000 } from './1764633600000-governance-stores.js';
 import { PendingBacklogSplit1764720000000 } from './1764720000000-pending-backlog-split.js';
 import { PendingSeqUnindexed1764806400000 } from './1764806400000-pending-seq-unindexed.js';
+import { PendingAutovacuum1764892800000 } from './1764892800000-pending-autovacuum.js';
 
 export {
   GovernanceAudit1764547200000,
   GovernanceStores1764633600000,
   InstanceMetadata1764460800000,
+  PendingAutovacuum1764892800000,
   PendingBacklogSplit1764720000000,
   PendingSeqUnindexed1764806400000,
 };
@@ -23,4 +25,5 @@ export const migrations = [
   GovernanceStores1764633600000,
   PendingBacklogSplit1764720000000,
   PendingSeqUnindexed1764806400000,
+  PendingAutovacuum1764892800000,
 ] as const;

@@ -319,6 +319,10 @@ async function spawnServer(
         'listen_addresses=127.0.0.1',
         '-c',
         'unix_socket_directories=',
+        // The launcher's default one-minute round lets a queue table (pending_evaluations) swell for a
+        // minute between passes under load; this database serves one application.
+        '-c',
+        'autovacuum_naptime=5s',
       ],
       {
         ...runAs,

@@ -37,7 +37,7 @@ const tombstone = (evaluationId: string, overrides: Partial<Tombstone> = {}): To
   ...overrides,
 });
 
-describe.each(databaseTargets)('PgPendingEvaluationStore on the %s database', (_name, makeDatabase) => {
+describe.each(databaseTargets)('PgPendingEvaluationStore on the %s database', (target, makeDatabase) => {
   let db: TestDatabase;
   let store: PgPendingEvaluationStore;
 
@@ -209,4 +209,40 @@ describe.each(databaseTargets)('PgPendingEvaluationStore on the %s database', (_
     expect(await restarted.get('durable')).toStrictEqual(entry('durable'));
     expect((await restarted.due(601_000, 10)).map((e) => e.evaluationId)).toEqual(['durable']);
   });
+
+  it('has its queue table vacuumed by dead-row count, not by its (small) live size', async () => {
+    // Evaluate inserts a row and audit deletes it: the dead rows must trigger the vacuum themselves.
+    const [table] = (await db.dataSource.query(
+      `SELECT reloptions FROM pg_class WHERE oid = '"pending_evaluations"'::regclass`,
+    )) as { reloptions: string[] }[];
+    expect(table?.reloptions).toEqual(
+      expect.arrayContaining([
+        'autovacuum_vacuum_scale_factor=0',
+        'autovacuum_vacuum_threshold=5000',
+        'autovacuum_vacuum_cost_delay=0',
+      ]),
+    );
+    // The embedded server's launcher comes round every few seconds: the churn is vacuumed within them.
+    if (target !== 'embedded') return;
+    const vacuums = async (): Promise<number> =>
+      Number(
+        (
+          (await db.dataSource.query(
+            `SELECT autovacuum_count FROM pg_stat_user_tables WHERE relname = 'pending_evaluations'`,
+          )) as { autovacuum_count: string }[]
+        )[0]?.autovacuum_count ?? 0,
+      );
+    const before = await vacuums();
+    // Rows put in and taken out behind the store's back: the backlog totals are untouched either way.
+    await db.dataSource.query(
+      `INSERT INTO "pending_evaluations" ("evaluation_id", "payload", "bytes", "created_at_ms", "expires_at_ms")
+       SELECT 'churn-' || n, '{}'::jsonb, 2, 0, 0 FROM generate_series(1, 6000) n`,
+    );
+    await db.dataSource.query(`DELETE FROM "pending_evaluations" WHERE "evaluation_id" LIKE 'churn-%'`);
+    const deadline = Date.now() + 30_000;
+    while ((await vacuums()) === before && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(await vacuums()).toBeGreaterThan(before);
+  }, 40_000);
 });

@@ -15,10 +15,10 @@
  * than the cost of a request. Both ratios are reported; the matched one is judged against the target.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { median } from '../median.ts';
+import { cpuMicros } from '../process-cpu.ts';
 import type { BenchResult } from '../run.ts';
 
 const CONNECTIONS = 50;
@@ -42,12 +42,6 @@ interface Measured {
   readonly p99Ms: number;
   readonly cpuUsPerRequest: number;
   readonly non2xx: number;
-}
-
-/** utime + stime of a process, in µs (clock ticks are 100 Hz on Linux). */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 export async function startServer(mode: Mode): Promise<{ child: ChildProcess; url: string }> {

@@ -6,8 +6,11 @@
  *
  * The same run also measures bare Fastify (governance-http's `bare` server, same body, same 50
  * connections) as a calibration: this machine class's loopback HTTP cost varies between machines and
- * days by more than 2×, and the pairs figure moves with it. Three rounds alternate the two against
- * one API process; figures are medians over the rounds.
+ * days by more than 2×, and the pairs figure moves with it. After a discarded warm-up (the anchors'
+ * method: the first seconds of a fresh process pay for compilation and new connections), three rounds
+ * alternate the two against one API process; figures are medians over the rounds. Each round also
+ * charges CPU time to each side (the API process, its PostgreSQL, and this process, which is the load
+ * generator), per pair: where the machine's two cores go.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -20,13 +23,43 @@ import { freePort } from '../../libs/persistence/src/index.ts';
 import type { BenchResult } from '../run.ts';
 import { startServer } from '../governance-http/index.ts';
 import { median } from '../median.ts';
+import { cpuMicros, descendants } from '../process-cpu.ts';
 
 const CONNECTIONS = 50;
 /** Rounds of (bare Fastify, then pairs), interleaved so drift in the machine's speed hits both alike. */
 const ROUNDS = 3;
 const DURATION_S = 6;
+const WARM_UP_S = 3;
 const TARGET_PAIRS_PER_S = 5_000;
 const TOKEN = 'bench-pairs-adapter-token-00000000000000001';
+
+interface Round {
+  readonly pairsPerS: number;
+  readonly bare: number;
+  readonly p99: number;
+  readonly non2xx: number;
+  /** CPU µs per pair: the API process, its PostgreSQL (the embedded server's processes), autocannon. */
+  readonly apiUs: number;
+  readonly postgresUs: number;
+  readonly loadUs: number;
+}
+
+/** CPU spent from now by the API process, by its PostgreSQL (its descendants) and by this process. */
+function cpuSplit(apiPid: number): { since(): { api: number; postgres: number; load: number } } {
+  const postgres = (): number => descendants(apiPid).reduce((sum, pid) => sum + cpuMicros(pid), 0);
+  const load = (): number => {
+    const { user, system } = process.cpuUsage();
+    return user + system;
+  };
+  const start = { api: cpuMicros(apiPid), postgres: postgres(), load: load() };
+  return {
+    since: () => ({
+      api: cpuMicros(apiPid) - start.api,
+      postgres: postgres() - start.postgres,
+      load: load() - start.load,
+    }),
+  };
+}
 
 async function waitFor(url: string): Promise<void> {
   for (let i = 0; i < 600; i += 1) {
@@ -83,11 +116,11 @@ export default async function run(): Promise<BenchResult> {
     await waitFor(`http://127.0.0.1:${sdkPort}/healthz`);
     const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
     let audited = 0;
-    const pairs = (): Promise<autocannon.Result> =>
+    const pairs = (duration: number): Promise<autocannon.Result> =>
       autocannon({
         url: `http://127.0.0.1:${sdkPort}`,
         connections: CONNECTIONS,
-        duration: DURATION_S,
+        duration,
         requests: [
           {
             method: 'POST',
@@ -118,15 +151,22 @@ export default async function run(): Promise<BenchResult> {
           },
         ],
       });
-    const rounds: { pairsPerS: number; bare: number; p99: number; non2xx: number }[] = [];
+    const warmUp = await pairs(WARM_UP_S);
+    const rounds: Round[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       const bare = await bareFastifyRequestsPerSecond();
-      const result = await pairs();
+      const cpu = cpuSplit(api.pid as number);
+      const result = await pairs(DURATION_S);
+      const spent = cpu.since();
+      const pairCount = result.requests.total / 2;
       rounds.push({
-        pairsPerS: Math.round(result.requests.total / 2 / DURATION_S),
+        pairsPerS: Math.round(pairCount / DURATION_S),
         bare,
         p99: result.latency.p99,
         non2xx: result.non2xx,
+        apiUs: spent.api / pairCount,
+        postgresUs: spent.postgres / pairCount,
+        loadUs: spent.load / pairCount,
       });
     }
     // Records of the last batches land within the sink's flush interval.
@@ -159,11 +199,14 @@ export default async function run(): Promise<BenchResult> {
         'pairs/s, lowest round': Math.min(...rounds.map((r) => r.pairsPerS)),
         'pairs/s, highest round': Math.max(...rounds.map((r) => r.pairsPerS)),
         'p99 ms (either request)': median(rounds.map((r) => r.p99)),
-        'non-2xx responses': rounds.reduce((sum, r) => sum + r.non2xx, 0),
+        'non-2xx responses': rounds.reduce((sum, r) => sum + r.non2xx, warmUp.non2xx),
         'audits answered 201': audited,
         'audit records written': written,
         'records lost': Math.max(0, audited - written),
         'calibration: bare Fastify req/s (same run)': bareRequestsPerSecond,
+        'CPU µs per pair: API process': Math.round(median(rounds.map((r) => r.apiUs))),
+        'CPU µs per pair: PostgreSQL': Math.round(median(rounds.map((r) => r.postgresUs))),
+        'CPU µs per pair: load generator': Math.round(median(rounds.map((r) => r.loadUs))),
       },
       ratios: {
         'pairs/s / 5,000 target': Number((pairsPerS / TARGET_PAIRS_PER_S).toFixed(2)),

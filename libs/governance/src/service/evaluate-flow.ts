@@ -31,7 +31,7 @@ import {
   type PlannedCharge,
   type RuleLimitPlan,
 } from './limit-planning.js';
-import { buildRecord } from './record-builder.js';
+import { buildRecord, parseObject } from './record-builder.js';
 import { failure, type EvaluateResult } from './results.js';
 import { appendRecord, nowIso, type ServiceContext } from './service-context.js';
 import { budgetBlock, invalidSpendBlock, rateBlock, spendBlock } from './wire-blocks.js';
@@ -592,8 +592,4 @@ function snapshotAt(snapshots: readonly BucketSnapshot[], index: number): Bucket
   const snapshot = snapshots[index];
   if (snapshot === undefined) throw new Error(`limit store returned no snapshot for check ${index}`);
   return snapshot;
-}
-
-function parseObject(json: string): Record<string, unknown> {
-  return JSON.parse(json) as Record<string, unknown>;
 }

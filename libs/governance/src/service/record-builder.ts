@@ -3,6 +3,11 @@ import { type ApprovalTicket } from '../stores/approval-ticket-store.js';
 import { type PendingEvaluation } from '../stores/pending-evaluation-store.js';
 import { type AuditRecord, type BlockReason, type RecordKind } from './audit-record.js';
 
+/** A fresh object from the JSON text an entry keeps of the caller's arguments or metadata. */
+export function parseObject(json: string): Record<string, unknown> {
+  return JSON.parse(json) as Record<string, unknown>;
+}
+
 export interface RecordFields {
   readonly id: string;
   readonly timestampIso: string;
@@ -103,9 +108,8 @@ export function finalizationRecord(
     agentId: entry.agentId,
     sessionId: entry.sessionId,
     toolName: entry.toolName,
-    toolInput: JSON.parse(entry.toolInputJson) as Record<string, unknown>,
-    metadata:
-      entry.metadataJson === null ? null : (JSON.parse(entry.metadataJson) as Record<string, unknown>),
+    toolInput: parseObject(entry.toolInputJson),
+    metadata: entry.metadataJson === null ? null : parseObject(entry.metadataJson),
     policyDecision: entry.action,
     blockReason: outcome.blockReason,
     matchedRule: entry.matchedRuleName,

@@ -1,5 +1,5 @@
 import { type PendingEvaluation, type Tombstone } from '@helios/governance';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { databaseTargets, type TestDatabase } from '../../test/support/pg-databases.js';
 import { PgPendingEvaluationStore } from './pg-pending-evaluation-store.js';
 
@@ -224,14 +224,12 @@ describe.each(databaseTargets)('PgPendingEvaluationStore on the %s database', (t
     );
     // The embedded server's launcher comes round every few seconds: the churn is vacuumed within them.
     if (target !== 'embedded') return;
-    const vacuums = async (): Promise<number> =>
-      Number(
-        (
-          (await db.dataSource.query(
-            `SELECT autovacuum_count FROM pg_stat_user_tables WHERE relname = 'pending_evaluations'`,
-          )) as { autovacuum_count: string }[]
-        )[0]?.autovacuum_count ?? 0,
-      );
+    const vacuums = async (): Promise<number> => {
+      const rows = (await db.dataSource.query(
+        `SELECT autovacuum_count FROM pg_stat_user_tables WHERE relname = 'pending_evaluations'`,
+      )) as { autovacuum_count: string }[];
+      return Number(rows[0]?.autovacuum_count ?? 0);
+    };
     const before = await vacuums();
     // Rows put in and taken out behind the store's back: the backlog totals are untouched either way.
     await db.dataSource.query(
@@ -239,10 +237,9 @@ describe.each(databaseTargets)('PgPendingEvaluationStore on the %s database', (t
        SELECT 'churn-' || n, '{}'::jsonb, 2, 0, 0 FROM generate_series(1, 6000) n`,
     );
     await db.dataSource.query(`DELETE FROM "pending_evaluations" WHERE "evaluation_id" LIKE 'churn-%'`);
-    const deadline = Date.now() + 30_000;
-    while ((await vacuums()) === before && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(await vacuums()).toBeGreaterThan(before);
+    await vi.waitFor(async () => expect(await vacuums()).toBeGreaterThan(before), {
+      timeout: 30_000,
+      interval: 250,
+    });
   }, 40_000);
 });

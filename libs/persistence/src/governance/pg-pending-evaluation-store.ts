@@ -242,7 +242,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
 
   /** Count and bytes currently pending (tests, health). */
   async backlog(): Promise<{ readonly count: number; readonly bytes: number }> {
-    const { rows } = await runPooled<{ count: string; bytes: string }>(this.dataSource, BACKLOG.text);
+    const { rows } = await runOnPool<{ count: string; bytes: string }>(this.dataSource, BACKLOG, []);
     return { count: Number(rows[0]?.count ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
   }
 }

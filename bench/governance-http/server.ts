@@ -4,7 +4,14 @@
  * and returns a fixed decision. Prints `LISTENING <url>` once ready.
  */
 import Fastify from 'fastify';
-import {
+import type * as GovernanceModule from '@helios/governance';
+import type * as HandlerModule from '../../apps/api/src/governance/adapter-handler.ts';
+import type * as ListenerModule from '../../apps/api/src/governance/adapter-listener/adapter-listener.ts';
+
+// The built code, as the API runs it (`npm run bench` builds first): run from source through tsx, every
+// closure would carry esbuild's name-keeping helper, a cost the product does not have. That holds for the
+// engine too: `@helios/governance` would resolve to its sources through the workspace's tsconfig paths.
+const {
   GovernanceService,
   loadPolicy,
   MemoryApprovalTicketStore,
@@ -13,12 +20,9 @@ import {
   MemoryLimitStore,
   MemoryPendingEvaluationStore,
   MemoryToolBaselineStore,
-} from '@helios/governance';
-import type * as HandlerModule from '../../apps/api/src/governance/adapter-handler.ts';
-import type * as ListenerModule from '../../apps/api/src/governance/adapter-listener/adapter-listener.ts';
-
-// The built code, as the API runs it (`npm run bench` builds first): run from source through tsx, every
-// closure would carry esbuild's name-keeping helper, a cost the product does not have.
+} = (await import(
+  new URL('../../libs/governance/dist/index.js', import.meta.url).href
+)) as typeof GovernanceModule;
 const apiDist = (path: string): string =>
   new URL(`../../apps/api/dist/governance/${path}`, import.meta.url).href;
 const { adapterHandler } = (await import(apiDist('adapter-handler.js'))) as typeof HandlerModule;

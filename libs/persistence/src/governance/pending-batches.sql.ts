@@ -36,15 +36,18 @@ FROM "pending_backlog" b CROSS JOIN "pending_backlog_freed" f`,
  * calls one statement each would give), the admitted rows inserted and the total bumped by their sum.
  * The freed total is read unlocked: a finalization committing meanwhile only makes it under-state the
  * room, so the caps can be missed by a hair at worst on the safe side, never exceeded.
- * Params: ids, payloads, bytes, created, expires, latches, maxCount, maxBytes. Returns the admitted
- * ids, each with the backlog's count and bytes after the batch.
+ * Params: ids, payloads (ONE JSON array: as a jsonb[] every payload's quotes were escaped again into
+ * an array literal, ~40 µs of the API's CPU per batch of 16), bytes, created, expires, latches,
+ * maxCount, maxBytes. Returns the admitted ids, each with the backlog's count and bytes after the batch.
  */
 export const ADMIT_BATCH: NamedStatement = {
   name: 'helios_admit_batch',
   text: `
 WITH RECURSIVE "input" AS (
-  SELECT * FROM unnest($1::text[], $2::jsonb[], $3::int[], $4::bigint[], $5::bigint[], $6::jsonb[])
-    WITH ORDINALITY AS t("evaluation_id", "payload", "bytes", "created_at_ms", "expires_at_ms", "commit_latch", "ord")
+  SELECT * FROM ROWS FROM (
+    unnest($1::text[]), jsonb_array_elements($2::jsonb), unnest($3::int[]), unnest($4::bigint[]),
+    unnest($5::bigint[]), unnest($6::jsonb[])
+  ) WITH ORDINALITY AS t("evaluation_id", "payload", "bytes", "created_at_ms", "expires_at_ms", "commit_latch", "ord")
 ), "admitted_total" AS (
   SELECT "admitted_count", "admitted_bytes" FROM "pending_backlog" FOR UPDATE
 ), "backlog" AS (

@@ -180,7 +180,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
       backlog_bytes: string;
     }>(this.dataSource, ADMIT_BATCH, [
       entries.map((entry) => entry.evaluationId),
-      entries.map((entry) => JSON.stringify(encodePending(entry))),
+      JSON.stringify(entries.map(encodePending)),
       entries.map((entry) => entry.bytes),
       entries.map((entry) => entry.createdAtMs),
       entries.map((entry) => entry.expiresAtMs),

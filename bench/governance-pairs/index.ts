@@ -10,7 +10,13 @@
  * method: the first seconds of a fresh process pay for compilation and new connections), three rounds
  * alternate the two against one API process; figures are medians over the rounds. Each round also
  * charges CPU time to each side (the API process, its PostgreSQL, and this process, which is the load
- * generator), per pair: where the machine's two cores go.
+ * generator), per pair: where the machine's two cores go, and how busy the two cores were in all.
+ *
+ * The target is judged at 50 connections, the figure the issue's HTTP benchmarks use. There each
+ * connection has one request in flight, and every request waits for a durable group commit: the rate is
+ * bound by commit latency as much as by CPU (a quarter of the two cores sat idle in this session's runs).
+ * Each round therefore also runs the pairs at CAPACITY_CONNECTIONS, reported beside it as the rate the
+ * machine sustains once it is kept busy, with the p99 that costs. It is informative, not the target.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -26,6 +32,9 @@ import { median } from '../median.ts';
 import { cpuMicros, descendants } from '../process-cpu.ts';
 
 const CONNECTIONS = 50;
+/** The second load: enough connections to keep both cores busy (capacity, reported beside the target). */
+const CAPACITY_CONNECTIONS = 100;
+const CORES = 2;
 /** Rounds of (bare Fastify, then pairs), interleaved so drift in the machine's speed hits both alike. */
 const ROUNDS = 3;
 const DURATION_S = 6;
@@ -42,6 +51,11 @@ interface Round {
   readonly apiUs: number;
   readonly postgresUs: number;
   readonly loadUs: number;
+  /** CPU time of all three over the round, as a share of the machine's cores. */
+  readonly busyShare: number;
+  readonly capacityPairsPerS: number;
+  readonly capacityP99: number;
+  readonly capacityNon2xx: number;
 }
 
 /** CPU spent from now by the API process, by its PostgreSQL (its descendants) and by this process. */
@@ -116,10 +130,10 @@ export default async function run(): Promise<BenchResult> {
     await waitFor(`http://127.0.0.1:${sdkPort}/healthz`);
     const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
     let audited = 0;
-    const pairs = (duration: number): Promise<autocannon.Result> =>
+    const pairs = (duration: number, connections = CONNECTIONS): Promise<autocannon.Result> =>
       autocannon({
         url: `http://127.0.0.1:${sdkPort}`,
-        connections: CONNECTIONS,
+        connections,
         duration,
         requests: [
           {
@@ -159,6 +173,7 @@ export default async function run(): Promise<BenchResult> {
       const result = await pairs(DURATION_S);
       const spent = cpu.since();
       const pairCount = result.requests.total / 2;
+      const capacity = await pairs(DURATION_S, CAPACITY_CONNECTIONS);
       rounds.push({
         pairsPerS: Math.round(pairCount / DURATION_S),
         bare,
@@ -167,6 +182,10 @@ export default async function run(): Promise<BenchResult> {
         apiUs: spent.api / pairCount,
         postgresUs: spent.postgres / pairCount,
         loadUs: spent.load / pairCount,
+        busyShare: (spent.api + spent.postgres + spent.load) / (CORES * DURATION_S * 1e6),
+        capacityPairsPerS: Math.round(capacity.requests.total / 2 / DURATION_S),
+        capacityP99: capacity.latency.p99,
+        capacityNon2xx: capacity.non2xx,
       });
     }
     // Records of the last batches land within the sink's flush interval.
@@ -193,13 +212,14 @@ export default async function run(): Promise<BenchResult> {
     await client.end();
     const pairsPerS = median(rounds.map((r) => r.pairsPerS));
     const bareRequestsPerSecond = median(rounds.map((r) => r.bare));
+    const capacityPairsPerS = median(rounds.map((r) => r.capacityPairsPerS));
     return {
       metrics: {
         'pairs/s': pairsPerS,
         'pairs/s, lowest round': Math.min(...rounds.map((r) => r.pairsPerS)),
         'pairs/s, highest round': Math.max(...rounds.map((r) => r.pairsPerS)),
         'p99 ms (either request)': median(rounds.map((r) => r.p99)),
-        'non-2xx responses': rounds.reduce((sum, r) => sum + r.non2xx, warmUp.non2xx),
+        'non-2xx responses': rounds.reduce((sum, r) => sum + r.non2xx + r.capacityNon2xx, warmUp.non2xx),
         'audits answered 201': audited,
         'audit records written': written,
         'records lost': Math.max(0, audited - written),
@@ -207,9 +227,17 @@ export default async function run(): Promise<BenchResult> {
         'CPU µs per pair: API process': Math.round(median(rounds.map((r) => r.apiUs))),
         'CPU µs per pair: PostgreSQL': Math.round(median(rounds.map((r) => r.postgresUs))),
         'CPU µs per pair: load generator': Math.round(median(rounds.map((r) => r.loadUs))),
+        'CPU busy, % of both cores (50 connections)': Math.round(
+          100 * median(rounds.map((r) => r.busyShare)),
+        ),
+        [`capacity: pairs/s at ${CAPACITY_CONNECTIONS} connections`]: capacityPairsPerS,
+        [`capacity: p99 ms at ${CAPACITY_CONNECTIONS} connections`]: median(rounds.map((r) => r.capacityP99)),
       },
       ratios: {
         'pairs/s / 5,000 target': Number((pairsPerS / TARGET_PAIRS_PER_S).toFixed(2)),
+        [`capacity (${CAPACITY_CONNECTIONS} connections) pairs/s / 5,000 target, informative`]: Number(
+          (capacityPairsPerS / TARGET_PAIRS_PER_S).toFixed(2),
+        ),
         // Each pair is two requests, each with a PostgreSQL statement share behind it.
         'requests/s in pairs / bare Fastify req/s': Number(
           ((2 * pairsPerS) / bareRequestsPerSecond).toFixed(2),

@@ -100,14 +100,23 @@ export function matchInputConditions(conditions: readonly InputCondition[], args
   return true;
 }
 
+/**
+ * Conditions on the adapter's metadata plus the virtual `agent_id`, which shadows any literal key of
+ * that name. Read in place: no merged copy of the metadata per call.
+ */
 export function matchMetadataConditions(
   conditions: readonly MetadataCondition[],
-  metadata: Readonly<Record<string, unknown>> | undefined,
+  metadata: Readonly<Record<string, unknown>> | null | undefined,
+  agentId: string | null | undefined,
 ): boolean {
   if (conditions.length === 0) return true;
-  if (metadata === undefined) return false;
   for (const condition of conditions) {
-    const value = Object.hasOwn(metadata, condition.key) ? metadata[condition.key] : undefined;
+    const value =
+      condition.key === 'agent_id' && agentId !== null && agentId !== undefined
+        ? agentId
+        : metadata !== null && metadata !== undefined && Object.hasOwn(metadata, condition.key)
+          ? metadata[condition.key]
+          : undefined;
     if (typeof value !== 'string' || !testOperator(condition.operator, value)) return false;
   }
   return true;

@@ -154,6 +154,11 @@ describe('decision pipeline', () => {
     expect(run(p, { agentId: 'main', metadata: { channel_id: 'general' } }).matchedRule?.name).toBe('agent');
     expect(run(p, { agentId: 'other', metadata: { channel_id: 'general' } }).matchedRule).toBeUndefined();
     expect(run(p, { agentId: 'main' }).matchedRule).toBeUndefined();
+    // The virtual agent_id shadows a literal key of that name; without one, the literal key is read.
+    const general = { agent_id: 'main', channel_id: 'general' };
+    expect(run(p, { agentId: 'other', metadata: general }).matchedRule).toBeUndefined();
+    expect(run(p, { metadata: general }).matchedRule?.name).toBe('agent');
+    expect(run(p, { agentId: null, metadata: general }).matchedRule?.name).toBe('agent');
     expect(run(p, { metadata: { sender_id: 'U2' } }).matchedRule?.name).toBe('neq');
     expect(run(p, { metadata: { sender_id: 7 } }).matchedRule).toBeUndefined();
     expect(run(p, { metadata: null }).matchedRule).toBeUndefined();

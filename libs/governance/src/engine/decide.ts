@@ -71,7 +71,8 @@ export function decide(input: DecideInput): PolicyDecision {
     args: input.args,
     annotations: baseline,
     environment: policy.environment,
-    metadata: metadataView(input.metadata, input.agentId),
+    metadata: input.metadata,
+    agentId: input.agentId,
   };
 
   const drifted = input.driftChanges !== undefined && input.driftChanges.length > 0;
@@ -156,13 +157,4 @@ export function decide(input: DecideInput): PolicyDecision {
 /** Missing or whitespace-only ids mean "no identity" (a blank id must never act as a shared session). */
 export function normaliseSessionId(sessionId: string | null | undefined): string | undefined {
   return sessionId === null || sessionId === undefined || sessionId.trim() === '' ? undefined : sessionId;
-}
-
-/** Adapter metadata plus the virtual `agent_id`, which shadows any literal key of that name. */
-function metadataView(
-  metadata: Readonly<Record<string, unknown>> | null | undefined,
-  agentId: string | null | undefined,
-): Readonly<Record<string, unknown>> | undefined {
-  if (agentId === null || agentId === undefined) return metadata ?? undefined;
-  return { ...metadata, agent_id: agentId };
 }

@@ -8,8 +8,9 @@ export interface MatchContext {
   readonly args: unknown;
   readonly annotations: ToolAnnotations;
   readonly environment: string | undefined;
-  /** Adapter metadata plus the virtual `agent_id`; undefined when neither exists. */
-  readonly metadata: Readonly<Record<string, unknown>> | undefined;
+  /** Adapter metadata, matched together with the virtual `agent_id` (conditions.ts). */
+  readonly metadata: Readonly<Record<string, unknown>> | null | undefined;
+  readonly agentId: string | null | undefined;
 }
 
 export function ruleMatches(rule: CompiledRule, context: MatchContext): boolean {
@@ -18,7 +19,7 @@ export function ruleMatches(rule: CompiledRule, context: MatchContext): boolean 
     return false;
   if (!matchInputConditions(rule.input, context.args)) return false;
   if (rule.environment !== undefined && rule.environment !== context.environment) return false;
-  return matchMetadataConditions(rule.metadata, context.metadata);
+  return matchMetadataConditions(rule.metadata, context.metadata, context.agentId);
 }
 
 export function firstMatchingRule(policy: CompiledPolicy, context: MatchContext): CompiledRule | undefined {

@@ -94,12 +94,10 @@ function judge(
   const install = context.policy.install;
   if (install === undefined)
     return { decision: 'allow', reason: 'no install-time rules defined', rule: undefined };
-  const agentId = request.agent_id ?? undefined;
-  const view = agentId === undefined ? (metadata ?? undefined) : { ...metadata, agent_id: agentId };
   for (const rule of install.rules) {
     if (rule.packageName !== undefined && !rule.packageName(request.package.name)) continue;
     if (rule.source !== undefined && rule.source !== request.package.source) continue;
-    if (!matchMetadataConditions(rule.metadata, view)) continue;
+    if (!matchMetadataConditions(rule.metadata, metadata, request.agent_id)) continue;
     return {
       decision: rule.action === 'deny_install' ? 'deny' : 'allow',
       reason: `Matched ${ruleLabel(rule)} → ${rule.action}`,

@@ -35,7 +35,7 @@ const CONNECTIONS = 50;
 /** The second load: enough connections to keep both cores busy (capacity, reported beside the target). */
 const CAPACITY_CONNECTIONS = 100;
 const CORES = 2;
-/** Rounds of (bare Fastify, then pairs), interleaved so drift in the machine's speed hits both alike. */
+/** Rounds of (bare Fastify, pairs at 50, pairs at 100), interleaved so drift in the machine's speed hits all alike. */
 const ROUNDS = 3;
 const DURATION_S = 6;
 const WARM_UP_S = 3;

@@ -109,17 +109,21 @@ export function matchMetadataConditions(
   metadata: Readonly<Record<string, unknown>> | null | undefined,
   agentId: string | null | undefined,
 ): boolean {
-  if (conditions.length === 0) return true;
   for (const condition of conditions) {
-    const value =
-      condition.key === 'agent_id' && agentId !== null && agentId !== undefined
-        ? agentId
-        : metadata !== null && metadata !== undefined && Object.hasOwn(metadata, condition.key)
-          ? metadata[condition.key]
-          : undefined;
+    const value = metadataValue(metadata, agentId, condition.key);
     if (typeof value !== 'string' || !testOperator(condition.operator, value)) return false;
   }
   return true;
+}
+
+function metadataValue(
+  metadata: Readonly<Record<string, unknown>> | null | undefined,
+  agentId: string | null | undefined,
+  key: string,
+): unknown {
+  if (key === 'agent_id' && agentId !== null && agentId !== undefined) return agentId;
+  if (metadata === null || metadata === undefined || !Object.hasOwn(metadata, key)) return undefined;
+  return metadata[key];
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

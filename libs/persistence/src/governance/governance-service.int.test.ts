@@ -12,8 +12,8 @@ import {
   type EvaluateResult,
 } from '@helios/governance';
 import { type DataSource } from 'typeorm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { databaseTargets, type TestDatabase } from '../../test/support/pg-databases.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
 import { findAuditRecord } from './audit-record-row.js';
 import { PgApprovalTicketStore } from './pg-approval-ticket-store.js';
 import { PgAuditSink } from './pg-audit-sink.js';
@@ -67,7 +67,7 @@ function recordId(result: AuditResult): string {
 }
 
 describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s)', (_name, makeDatabase) => {
-  let db: TestDatabase;
+  const db = sharedDatabase(makeDatabase);
   const clock = new ManualClock();
   const processes: Process[] = [];
 
@@ -95,12 +95,8 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
     return started;
   }
 
-  beforeAll(async () => {
-    db = await makeDatabase();
-  });
   afterAll(async () => {
     for (const p of processes) await p.audit.close();
-    await db?.dispose();
   });
 
   const pay = (amount: number, tool = 'pay'): EvaluateRequest => ({

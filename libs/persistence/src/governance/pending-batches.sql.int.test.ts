@@ -4,8 +4,8 @@
  * migrated database, whose tables are empty: a plan made then is kept until statistics change. This
  * checks that even that plan reaches every table that grows by index, never by a scan of the table.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets, type TestDatabase } from '../../test/support/pg-databases.js';
+import { describe, expect, it } from 'vitest';
+import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
 import * as statements from './pending-batches.sql.js';
 import { type NamedStatement } from './sql.js';
 
@@ -17,14 +17,7 @@ function parameterCount(text: string): number {
 }
 
 describe.each(databaseTargets)('group-commit statements on the %s database', (_name, makeDatabase) => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await makeDatabase();
-  });
-  afterAll(async () => {
-    await db?.dispose();
-  });
+  const db = sharedDatabase(makeDatabase);
 
   const all = Object.values(statements) as NamedStatement[];
 

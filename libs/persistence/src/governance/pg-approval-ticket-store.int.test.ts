@@ -1,6 +1,6 @@
 import { type ApprovalTicket } from '@helios/governance';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets, type TestDatabase } from '../../test/support/pg-databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
 import { PgApprovalTicketStore } from './pg-approval-ticket-store.js';
 
 const ticket = (id: string, overrides: Partial<ApprovalTicket> = {}): ApprovalTicket => ({
@@ -21,15 +21,11 @@ const ticket = (id: string, overrides: Partial<ApprovalTicket> = {}): ApprovalTi
 });
 
 describe.each(databaseTargets)('PgApprovalTicketStore on the %s database', (_name, makeDatabase) => {
-  let db: TestDatabase;
+  const db = sharedDatabase(makeDatabase);
   let store: PgApprovalTicketStore;
 
-  beforeAll(async () => {
-    db = await makeDatabase();
+  beforeAll(() => {
     store = new PgApprovalTicketStore(db.dataSource);
-  });
-  afterAll(async () => {
-    await db?.dispose();
   });
 
   it('round-trips a ticket exactly as the in-memory store keeps it', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AuditRecord } from '@helios/governance';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { databaseTargets, type TestDatabase } from '../../test/support/pg-databases.js';
+import { describe, expect, it, vi } from 'vitest';
+import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
 import { findAuditRecord } from './audit-record-row.js';
 import { PgAuditSink } from './pg-audit-sink.js';
 
@@ -44,14 +44,7 @@ const logger = () => ({
 });
 
 describe.each(databaseTargets)('PgAuditSink on the %s database', (_name, makeDatabase) => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await makeDatabase();
-  });
-  afterAll(async () => {
-    await db?.dispose();
-  });
+  const db = sharedDatabase(makeDatabase);
 
   const stored = async (ids: readonly string[]): Promise<number> => {
     const rows = (await db.dataSource.query(

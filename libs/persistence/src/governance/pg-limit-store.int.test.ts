@@ -1,6 +1,6 @@
 import { type BucketCheck, type CommitCharge, type ReserveRequest } from '@helios/governance';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets, type TestDatabase } from '../../test/support/pg-databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
 import { PgLimitStore } from './pg-limit-store.js';
 
 const check = (overrides: Partial<BucketCheck> = {}): BucketCheck => ({
@@ -29,15 +29,11 @@ const request = (reservationId: string, checks: BucketCheck[], overrides: Partia
 });
 
 describe.each(databaseTargets)('PgLimitStore on the %s database', (_name, makeDatabase) => {
-  let db: TestDatabase;
+  const db = sharedDatabase(makeDatabase);
   let store: PgLimitStore;
 
-  beforeAll(async () => {
-    db = await makeDatabase();
+  beforeAll(() => {
     store = new PgLimitStore(db.dataSource);
-  });
-  afterAll(async () => {
-    await db?.dispose();
   });
 
   it('session pots never replenish while active and are collected after idle_ttl', async () => {

@@ -1,6 +1,6 @@
 import { type PendingEvaluation, type Tombstone } from '@helios/governance';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { databaseTargets, type TestDatabase } from '../../test/support/pg-databases.js';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
 import { PgPendingEvaluationStore } from './pg-pending-evaluation-store.js';
 
 const entry = (evaluationId: string, overrides: Partial<PendingEvaluation> = {}): PendingEvaluation => ({
@@ -38,15 +38,11 @@ const tombstone = (evaluationId: string, overrides: Partial<Tombstone> = {}): To
 });
 
 describe.each(databaseTargets)('PgPendingEvaluationStore on the %s database', (target, makeDatabase) => {
-  let db: TestDatabase;
+  const db = sharedDatabase(makeDatabase);
   let store: PgPendingEvaluationStore;
 
-  beforeAll(async () => {
-    db = await makeDatabase();
+  beforeAll(() => {
     store = new PgPendingEvaluationStore(db.dataSource);
-  });
-  afterAll(async () => {
-    await db?.dispose();
   });
   beforeEach(async () => {
     // Each test starts from an empty backlog (finalize is the store's only way out, so drain by it).

@@ -158,9 +158,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
   }
 
   private async roomFor(queries: readonly RoomQuery[]): Promise<boolean[]> {
-    const { rows } = await runOnPool<{ count: string; bytes: string }>(this.dataSource, BACKLOG, []);
-    const count = Number(rows[0]?.count ?? 0);
-    const bytes = Number(rows[0]?.bytes ?? 0);
+    const { count, bytes } = await this.backlog();
     this.backlogView.observe(count, bytes);
     return queries.map((query) => count < query.caps.maxCount && bytes + query.bytes <= query.caps.maxBytes);
   }

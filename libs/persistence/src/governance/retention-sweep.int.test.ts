@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseTargets, type TestDatabase } from '../../test/support/pg-databases.js';
+import { describe, expect, it } from 'vitest';
+import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
 import { PgApprovalTicketStore } from './pg-approval-ticket-store.js';
 import { PgLimitStore } from './pg-limit-store.js';
 import { sweepGovernanceRetention } from './retention-sweep.js';
@@ -10,14 +10,7 @@ const NOW = Date.UTC(2026, 3, 1);
 const CUTOFF = NOW - 90 * DAY;
 
 describe.each(databaseTargets)('sweepGovernanceRetention on the %s database', (_name, makeDatabase) => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await makeDatabase();
-  });
-  afterAll(async () => {
-    await db?.dispose();
-  });
+  const db = sharedDatabase(makeDatabase);
 
   const count = async (table: string): Promise<number> =>
     ((await db.dataSource.query(`SELECT count(*)::int AS n FROM "${table}"`)) as { n: number }[])[0]?.n ?? 0;

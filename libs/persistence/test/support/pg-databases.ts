@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrations } from '@helios/migrations';
 import { DataSource } from 'typeorm';
+import { afterAll, beforeAll } from 'vitest';
 import { EmbeddedPostgres } from '../../src/embedded/embedded-postgres.js';
 import { createScratchDatabase } from '../../src/scratch-database.js';
 
@@ -74,3 +75,31 @@ export const databaseTargets: readonly (readonly [string, () => Promise<TestData
   ['embedded', embeddedDatabase],
   ...(externalUrl ? [['external', () => externalDatabase(externalUrl)] as const] : []),
 ];
+
+/**
+ * The database of one `describe` block: made before its tests, disposed after them (after the block's
+ * own afterAll hooks, which run first). The returned object reads through to it once it exists.
+ */
+export function sharedDatabase(makeDatabase: () => Promise<TestDatabase>): TestDatabase {
+  let current: TestDatabase | undefined;
+  beforeAll(async () => {
+    current = await makeDatabase();
+  });
+  afterAll(async () => {
+    await current?.dispose();
+  });
+  const made = (): TestDatabase => {
+    if (current === undefined) throw new Error('the shared database is made in beforeAll');
+    return current;
+  };
+  return {
+    get url() {
+      return made().url;
+    },
+    get dataSource() {
+      return made().dataSource;
+    },
+    open: (poolSize) => made().open(poolSize),
+    dispose: () => made().dispose(),
+  };
+}

@@ -53,7 +53,33 @@ export function compilePolicy(doc: PolicyDocument): CompileResult {
     evaluationTtlMs: duration(doc.sdk.evaluation_ttl),
     document: doc,
   };
+  warnings.push(...retentionWarnings(doc));
   return { policy, warnings };
+}
+
+/**
+ * The retention sweep deletes counter and ledger rows older than `audit.retention`: a window or idle
+ * TTL longer than that forgets spend that is still inside it.
+ */
+function retentionWarnings(doc: PolicyDocument): string[] {
+  const retentionMs = duration(doc.audit.retention);
+  const longer: string[] = [];
+  const check = (text: string | undefined, where: string): void => {
+    if (text !== undefined && text !== 'session' && duration(text) > retentionMs) longer.push(where);
+  };
+  doc.policies.rules.forEach((rule, index) => {
+    const label = rule.name === undefined ? `rule[${index}]` : `"${rule.name}"`;
+    check(rule.limits?.window, `${label} limits.window`);
+    check(rule.limits?.max_spend?.window, `${label} limits.max_spend.window`);
+  });
+  for (const budget of doc.budgets) {
+    check(budget.window, `budget "${budget.name}" window`);
+    check(budget.idle_ttl, `budget "${budget.name}" idle_ttl`);
+  }
+  return longer.map(
+    (where) =>
+      `${where} is longer than audit.retention (${doc.audit.retention}): the retention sweep forgets what was counted before that`,
+  );
 }
 
 function compileRule(rule: RuleConfig, index: number, warnings: string[]): CompiledRule {

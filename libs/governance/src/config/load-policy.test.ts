@@ -95,6 +95,18 @@ policies:
       'approval.timeout',
       'sdk.evaluation_ttl',
     ]);
+    // One issue per malformed duration: the range checks do not pile onto the format's.
+    expect(issuesOf("version: '1'\nsdk: { evaluation_ttl: 5x }\n")).toHaveLength(1);
+    // Zero would expire, release or delete everything at once; beyond exact milliseconds is no duration.
+    expect(
+      issuesOf(
+        "version: '1'\nsdk: { evaluation_ttl: 0s }\naudit: { retention: 0d }\napproval: { timeout: 99999999999999999d }\n",
+      ),
+    ).toEqual([
+      { path: 'approval.timeout', message: 'duration is too large' },
+      { path: 'audit.retention', message: 'duration must be greater than zero' },
+      { path: 'sdk.evaluation_ttl', message: 'duration must be greater than zero' },
+    ]);
     expect(parseDuration('2d')).toBe(172_800_000);
     expect(parseDuration('1w')).toBeUndefined();
     expect(parseDuration('99999999999999999d')).toBeUndefined();
@@ -214,6 +226,41 @@ approval:
         "version: '1'\nbudgets: [ { name: b, limit: 1, window: 1h, contributors: [ { match: { tool: x }, field: a } ] } ]\n",
       ),
     ).toEqual([{ path: 'budgets[0].currency', message: 'is required' }]);
+  });
+
+  it('reports a value of the wrong type by its type, not as missing', () => {
+    expect(issuesOf("version: '1'\nsdk: { enabled: 'yes' }\n")).toEqual([
+      { path: 'sdk.enabled', message: 'Invalid input: expected boolean, received string' },
+    ]);
+  });
+
+  it('refuses a budget limit below the millionth its pot is counted in', () => {
+    const budget = (limit: string): string =>
+      `version: '1'\nbudgets: [ { name: b, limit: ${limit}, currency: USD, window: 1h, contributors: [ { match: { tool: x }, field: a } ] } ]\n`;
+    expect(issuesOf(budget('0.0000001'))).toEqual([
+      { path: 'budgets[0].limit', message: 'limit must be at least 0.000001' },
+    ]);
+    expect(() => parsePolicyDocument(budget('0.000001'), { env: {} })).not.toThrow();
+  });
+
+  it('warns when a window or idle TTL outlives audit.retention, whose sweep forgets older counts', () => {
+    const { warnings } = loadPolicy(
+      `
+version: '1'
+audit: { retention: 7d }
+policies:
+  rules:
+    - { name: monthly, match: { tool: a }, action: rate_limit, limits: { max_calls: 9, window: 30d } }
+    - { match: { tool: b }, action: spend_limit, limits: { max_spend: { field: n, limit: 5, currency: USD, window: 7d } } }
+budgets:
+  - { name: pot, limit: 9, currency: USD, window: session, key: session, idle_ttl: 8d, contributors: [ { match: { tool: c }, field: n } ] }
+`,
+      { env: {} },
+    );
+    expect(warnings).toEqual([
+      '"monthly" limits.window is longer than audit.retention (7d): the retention sweep forgets what was counted before that',
+      'budget "pot" idle_ttl is longer than audit.retention (7d): the retention sweep forgets what was counted before that',
+    ]);
   });
 
   it('compiles rules, install rules and budgets with their warnings', () => {

@@ -35,7 +35,8 @@ export function parsePolicyDocument(text: string, options: LoadPolicyOptions): P
   const withoutExtensions = Object.fromEntries(
     Object.entries(interpolated).filter(([key]) => !key.startsWith('x-')),
   );
-  const parsed = policyDocumentSchema.safeParse(withoutExtensions);
+  // With the input on each issue, a wrong type ("enabled: yes") is told apart from a missing key.
+  const parsed = policyDocumentSchema.safeParse(withoutExtensions, { reportInput: true });
   if (!parsed.success) throw new PolicyConfigError(schemaIssues(parsed.error.issues));
   const crossField = crossFieldIssues(parsed.data);
   if (crossField.length > 0) throw new PolicyConfigError(crossField);

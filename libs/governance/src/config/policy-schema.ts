@@ -4,13 +4,23 @@
  * Globs and regexes are checked here too, so one load reports every problem together.
  */
 import { z } from 'zod';
-import { DURATION_PATTERN } from './duration.js';
+import { DURATION_PATTERN, parseDuration } from './duration.js';
 import { compileGlob } from '../util/glob.js';
 import { compileSafeRegex } from '../util/safe-regex.js';
+import { toMicroUnits } from '../util/money.js';
 
 export const durationSchema = z
   .string()
-  .regex(DURATION_PATTERN, 'duration must be a whole number followed by s, m, h or d (e.g. "300s", "1h")');
+  .regex(DURATION_PATTERN, 'duration must be a whole number followed by s, m, h or d (e.g. "300s", "1h")')
+  .superRefine((text, ctx) => {
+    // zod runs this after a failed regex too; that text already has its issue.
+    if (!DURATION_PATTERN.test(text)) return;
+    // Well-formed, its number can still be zero or beyond exact milliseconds.
+    const ms = parseDuration(text);
+    // A zero TTL, window, timeout or retention would expire, release or delete everything at once.
+    if (ms === 0) ctx.addIssue({ code: 'custom', message: 'duration must be greater than zero' });
+    if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'duration is too large' });
+  });
 
 const globSchema = z.string().superRefine((pattern, ctx) => {
   const compiled = compileGlob(pattern);
@@ -264,7 +274,11 @@ const budgetSchema = z
       .min(1)
       .max(64)
       .regex(/^[A-Za-z0-9_-]+$/, 'budget names may only contain letters, digits, "_" and "-"'),
-    limit: z.number().positive(),
+    // Amounts are kept in millionths: a smaller positive limit would round to a pot that admits nothing.
+    limit: z
+      .number()
+      .positive()
+      .refine((limit) => (toMicroUnits(limit) ?? 0n) > 0n, 'limit must be at least 0.000001'),
     currency: z.string().min(1),
     window: z.union([durationSchema, z.literal('session')]),
     key: z.enum(['global', 'session', 'sender_id']).default('global'),

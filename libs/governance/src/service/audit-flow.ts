@@ -91,7 +91,7 @@ async function finalize(context: ServiceContext, request: AuditRequest): Promise
     blockReason: auditBlockReason(entry, ticket, ran),
     evidenceChain: chain,
     recordKind: 'tool_call',
-    upstreamResponse: request.result ?? null,
+    upstreamResponse: recordedResult(context, request.result),
     upstreamError: request.status === 'error' ? (request.error ?? 'tool call failed') : null,
     upstreamLatencyMs: request.duration_ms ?? null,
   });
@@ -264,4 +264,14 @@ async function populateEvidence(
     }
   }
   return outcomes;
+}
+
+/**
+ * What the record keeps of the adapter's `result`: all of it, or with `audit.include_responses: false`
+ * only that there was one and its size, so a trail that must not hold tool output never does.
+ */
+function recordedResult(context: ServiceContext, result: unknown): unknown {
+  if (result === undefined || result === null) return null;
+  if (context.policy.document.audit.include_responses) return result;
+  return { omitted: true, bytes: jsonByteLength(result) };
 }

@@ -63,6 +63,23 @@ describe('evaluate → audit lifecycle', () => {
     expect(h.audit.records.find((r) => r.record.id === 'id-0002')?.delivery).toBe('buffered');
   });
 
+  it('with audit.include_responses: false the record keeps only that there was a result, and its size', async () => {
+    const h = await harness(`${RATE}audit: { include_responses: false }\n`);
+    const run = async (result: unknown): Promise<unknown> => {
+      const decided = body(await h.service.evaluate({ tool: { name: 'chat' } }));
+      const audited = await h.service.audit({
+        evaluation_id: decided.evaluation_id,
+        status: 'success',
+        result,
+      });
+      if (audited.type !== 'finalized')
+        throw new Error(`expected a finalization, got ${JSON.stringify(audited)}`);
+      return h.audit.find(audited.body.audit_record_id)?.upstreamResponse;
+    };
+    expect(await run({ secret: 'tool output' })).toEqual({ omitted: true, bytes: 24 });
+    expect(await run(undefined)).toBeNull();
+  });
+
   it('unknown ids are 404 evaluation_unknown; tombstones are forgotten one TTL after finalization', async () => {
     const h = await harness(RATE);
     expect(await h.service.audit({ evaluation_id: 'nope', status: 'success' })).toMatchObject({

@@ -90,6 +90,15 @@ function compileRule(rule: RuleConfig, index: number, warnings: string[]): Compi
   if (rule.limits?.key === 'agent' || rule.limits?.max_spend?.key === 'agent') {
     warnings.push(`${label}: limits key "agent" is not supported; the bucket is scoped by tool`);
   }
+  // Limits count only under the action that names them: say so rather than let them look enforced.
+  if (rule.limits !== undefined && rule.action !== 'rate_limit' && rule.action !== 'spend_limit') {
+    warnings.push(
+      `${label}: limits are ignored on action "${rule.action}" (only rate_limit and spend_limit count)`,
+    );
+  }
+  if (rule.action === 'spend_limit' && rule.limits?.key !== undefined) {
+    warnings.push(`${label}: limits.key is ignored on spend_limit; max_spend.key scopes the spend`);
+  }
   return {
     index,
     name: rule.name,

@@ -243,6 +243,23 @@ approval:
     expect(() => parsePolicyDocument(budget('0.000001'), { env: {} })).not.toThrow();
   });
 
+  it('warns about limits that look enforced but are not read', () => {
+    const { warnings } = loadPolicy(
+      `
+version: '1'
+policies:
+  rules:
+    - { name: gate, match: { tool: a }, action: require_approval, approval: { channel: dashboard }, limits: { max_calls: 1, window: 1m } }
+    - { name: pay, match: { tool: b }, action: spend_limit, limits: { key: session, max_spend: { field: n, limit: 5, currency: USD, window: 1h } } }
+`,
+      { env: {} },
+    );
+    expect(warnings).toEqual([
+      '"gate": limits are ignored on action "require_approval" (only rate_limit and spend_limit count)',
+      '"pay": limits.key is ignored on spend_limit; max_spend.key scopes the spend',
+    ]);
+  });
+
   it('warns when a window or idle TTL outlives audit.retention, whose sweep forgets older counts', () => {
     const { warnings } = loadPolicy(
       `

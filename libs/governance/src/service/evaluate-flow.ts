@@ -20,6 +20,7 @@ import {
   budgetApprovalFeedback,
   budgetDeniedFeedback,
   feedbackFor,
+  limitFeedback,
   ruleFeedback,
   SESSION_UNRESOLVED_REASON,
 } from './feedback.js';
@@ -399,7 +400,7 @@ function gate(
     return {
       wire: 'spend_limited',
       reason: `Spend amount at "${rulePlan.limit.fieldText}" is missing or not a non-negative finite number`,
-      feedback: ruleFeedback(decision),
+      feedback: limitFeedback(decision, rulePlan.limit, true),
       limits: { spend: invalidSpendBlock(rulePlan.limit) },
       blockReason: 'spend_limited',
     };
@@ -467,7 +468,8 @@ function ruleLimited(decision: PolicyDecision, rulePlan: RuleLimitPlan, snapshot
   return {
     wire: rate ? 'rate_limited' : 'spend_limited',
     reason: rate ? `Rate limit reached: ${decision.reason}` : `Spend limit reached: ${decision.reason}`,
-    feedback: ruleFeedback(decision),
+    feedback:
+      rulePlan.type === 'check' ? limitFeedback(decision, rulePlan.limit, false) : ruleFeedback(decision),
     limits: limitsBlock(rulePlan, snapshot, undefined),
     blockReason: rate ? 'rate_limited' : 'spend_limited',
   };

@@ -1,5 +1,7 @@
 /** Feedback blocks: always on blocking decisions; on gating ones only when the rule configures it. */
+import { type RuleLimit } from '../engine/compiled-policy.js';
 import { type PolicyDecision } from '../engine/decide.js';
+import { fromMicroUnits } from '../util/money.js';
 import { type FeedbackBlock, type WireDecision } from './wire-types.js';
 
 export function ruleFeedback(decision: PolicyDecision): FeedbackBlock {
@@ -7,6 +9,48 @@ export function ruleFeedback(decision: PolicyDecision): FeedbackBlock {
   const message = configured?.message ?? decision.reason;
   return configured?.suggestion === undefined ? { message } : { message, suggestion: configured.suggestion };
 }
+
+/**
+ * A rate or spend limit's refusal: the rule's own feedback when it configures one, else what the agent
+ * needs to repair the call (which limit, and what to do), not the engine's rule-match text.
+ */
+export function limitFeedback(
+  decision: PolicyDecision,
+  limit: RuleLimit,
+  invalidAmount: boolean,
+): FeedbackBlock {
+  if (decision.matchedRule?.feedback !== undefined) return ruleFeedback(decision);
+  const window = durationText(limit.windowMs);
+  if (limit.type === 'rate') {
+    return {
+      message: `Rate limit reached: at most ${limit.maxCalls} call(s) per ${window}`,
+      suggestion: 'Wait until limits.rate.reset_at_ms before calling this tool again.',
+    };
+  }
+  if (invalidAmount) {
+    return {
+      message: `The spend amount at "${limit.fieldText}" is missing or not a non-negative finite number`,
+      suggestion: `Retry with the amount as a number at "${limit.fieldText}".`,
+    };
+  }
+  return {
+    message: `Spend limit reached: at most ${fromMicroUnits(limit.limit)} ${limit.currency} per ${window}`,
+    suggestion: 'Wait for the window to free up, or reduce the amount.',
+  };
+}
+
+/** 3600000 → "1h": the largest whole unit of the policy's duration format. */
+function durationText(ms: number): string {
+  for (const [unit, size] of DURATION_UNITS) if (ms % size === 0) return `${ms / size}${unit}`;
+  return `${ms}ms`;
+}
+
+const DURATION_UNITS: readonly (readonly [string, number])[] = [
+  ['d', 86_400_000],
+  ['h', 3_600_000],
+  ['m', 60_000],
+  ['s', 1_000],
+];
 
 export function isBlocking(wire: WireDecision): boolean {
   return wire === 'deny' || wire === 'rate_limited' || wire === 'spend_limited' || wire === 'budget_exceeded';

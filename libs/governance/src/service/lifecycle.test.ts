@@ -130,7 +130,15 @@ describe('evaluate → audit lifecycle', () => {
     const second = body(await h.service.evaluate({ tool: { name: 'limited' } }));
     expect(second.limits?.rate?.current).toBe(2);
     const third = body(await h.service.evaluate({ tool: { name: 'limited' } }));
-    expect(third).toMatchObject({ decision: 'rate_limited', limits: { rate: { current: 2 } } });
+    expect(third).toMatchObject({
+      decision: 'rate_limited',
+      limits: { rate: { current: 2 } },
+      // Without configured feedback the agent is told which limit, not the engine's rule-match text.
+      feedback: {
+        message: 'Rate limit reached: at most 2 call(s) per 1m',
+        suggestion: 'Wait until limits.rate.reset_at_ms before calling this tool again.',
+      },
+    });
     expect(h.audit.records.at(-1)?.record.blockReason).toBe('rate_limited');
     // not_executed releases its hold; the slot is free again.
     await h.service.audit({ evaluation_id: first.evaluation_id, status: 'not_executed' });
@@ -164,6 +172,7 @@ describe('evaluate → audit lifecycle', () => {
     expect(bad).toMatchObject({
       decision: 'spend_limited',
       limits: { spend: { reason: 'invalid_amount', limit: 10, currency: 'USD' } },
+      feedback: { message: 'The spend amount at "amount" is missing or not a non-negative finite number' },
     });
     expect(
       body(await h.service.evaluate({ tool: { name: 'pay' }, arguments: { amount: 'x' } })).decision,
@@ -188,8 +197,11 @@ describe('evaluate → audit lifecycle', () => {
       'allow',
     );
     expect(
-      body(await h.service.evaluate({ tool: { name: 'pay' }, arguments: { amount: 0.01 } })).decision,
-    ).toBe('spend_limited');
+      body(await h.service.evaluate({ tool: { name: 'pay' }, arguments: { amount: 0.01 } })),
+    ).toMatchObject({
+      decision: 'spend_limited',
+      feedback: { message: 'Spend limit reached: at most 10 USD per 1h' },
+    });
   });
 
   it('refuses actual_amount for evaluations that track no money', async () => {

@@ -11,6 +11,7 @@ import {
 } from '../engine/compiled-policy.js';
 import { compileInputConditions, compileMetadataConditions } from '../engine/conditions.js';
 import { parseDotPath } from '../engine/dot-path.js';
+import { ruleLabel } from '../engine/match-rules.js';
 import { compileGlob, type NameMatcher } from '../util/glob.js';
 import { toMicroUnits } from '../util/money.js';
 
@@ -68,7 +69,7 @@ function retentionWarnings(doc: PolicyDocument): string[] {
     if (text !== undefined && text !== 'session' && duration(text) > retentionMs) longer.push(where);
   };
   doc.policies.rules.forEach((rule, index) => {
-    const label = rule.name === undefined ? `rule[${index}]` : `"${rule.name}"`;
+    const label = ruleLabel({ name: rule.name, index });
     check(rule.limits?.window, `${label} limits.window`);
     check(rule.limits?.max_spend?.window, `${label} limits.max_spend.window`);
   });
@@ -83,7 +84,7 @@ function retentionWarnings(doc: PolicyDocument): string[] {
 }
 
 function compileRule(rule: RuleConfig, index: number, warnings: string[]): CompiledRule {
-  const label = rule.name === undefined ? `rule[${index}]` : `"${rule.name}"`;
+  const label = ruleLabel({ name: rule.name, index });
   if (rule.action === 'require_approval' && rule.approval === undefined) {
     warnings.push(`${label}: require_approval without an approval block uses the global approval.timeout`);
   }

@@ -78,9 +78,13 @@ export async function readLedger(dataSource: DataSource, filter: LedgerFilter = 
   }));
 }
 
+/** What `budget_meta` holds for a budget the policy no longer has (a real identity is a JSON array). */
+export const RETIRED_IDENTITY = 'retired';
+
 /**
  * Records each budget's identity and returns its epoch: 1 when new, unchanged when the identity is the
- * same, +1 when it changed (the old pot stays in the ledger as history). One upsert per budget in one
+ * same, +1 when it changed (the old pot stays in the ledger as history). A budget the policy no longer
+ * names is retired, so adding it back later starts a fresh pot (reference §1.7). All in one
  * transaction, so two processes starting together agree on the epochs.
  */
 export async function reconcileEpochs(
@@ -89,9 +93,15 @@ export async function reconcileEpochs(
 ): Promise<ReadonlyMap<string, number>> {
   // The last identity given for a name wins (one upsert may not touch a row twice).
   const latest = new Map(budgets.map((budget) => [budget.name, budget.identity]));
-  if (latest.size === 0) return new Map();
-  const { rows } = await inTransaction(dataSource, (runner) =>
-    run<{ budget_name: string; epoch: number }>(
+  const names = [...latest.keys()];
+  const { rows } = await inTransaction(dataSource, async (runner) => {
+    await run(
+      runner,
+      `UPDATE "budget_meta" SET "identity" = $2, "updated_at" = now()
+       WHERE "identity" <> $2 AND NOT ("budget_name" = ANY($1::text[]))`,
+      [names, RETIRED_IDENTITY],
+    );
+    return run<{ budget_name: string; epoch: number }>(
       runner,
       `INSERT INTO "budget_meta" AS m ("budget_name", "identity", "epoch")
        SELECT n, i, 1 FROM unnest($1::text[], $2::text[]) AS t(n, i) ORDER BY n
@@ -100,8 +110,8 @@ export async function reconcileEpochs(
          "epoch" = CASE WHEN m."identity" = EXCLUDED."identity" THEN m."epoch" ELSE m."epoch" + 1 END,
          "updated_at" = CASE WHEN m."identity" = EXCLUDED."identity" THEN m."updated_at" ELSE now() END
        RETURNING "budget_name", "epoch"`,
-      [[...latest.keys()], [...latest.values()]],
-    ),
-  );
+      [names, [...latest.values()]],
+    );
+  });
   return new Map(rows.map((row) => [row.budget_name, row.epoch]));
 }

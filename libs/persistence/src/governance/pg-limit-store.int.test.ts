@@ -164,6 +164,15 @@ describe.each(databaseTargets)('PgLimitStore on the %s database', (_name, makeDa
     ).toBe('reserved');
   });
 
+  it('retires a budget the policy dropped: added back unchanged, it starts a fresh epoch', async () => {
+    const payments = { name: 'retire-me', identity: '[10,"USD","1h","global"]' };
+    expect(Object.fromEntries(await store.reconcileBudgets([payments]))).toEqual({ 'retire-me': 1 });
+    expect(Object.fromEntries(await store.reconcileBudgets([payments]))).toEqual({ 'retire-me': 1 });
+    await store.reconcileBudgets([]);
+    expect(Object.fromEntries(await store.reconcileBudgets([payments]))).toEqual({ 'retire-me': 2 });
+    expect(Object.fromEntries(await store.reconcileBudgets([payments]))).toEqual({ 'retire-me': 2 });
+  });
+
   it('writes budget charges to the ledger with their epoch, kind and audit record id', async () => {
     const epochs = await store.reconcileBudgets([
       { name: 'payments', identity: '10|USD|1h|global' },

@@ -57,4 +57,14 @@ describe('MemoryLimitStore', () => {
     const resized = check({ window: { type: 'sliding', ms: 10 } });
     expect((await store.peek([resized], 1))[0]).toMatchObject({ used: 0n, resetAtMs: 11 });
   });
+
+  it('retires a budget the policy dropped: added back unchanged, it starts a fresh epoch', async () => {
+    const store = new MemoryLimitStore();
+    const pot = { name: 'p', identity: '[10,"USD","1h","global"]' };
+    expect(Object.fromEntries(await store.reconcileBudgets([pot]))).toEqual({ p: 1 });
+    expect(Object.fromEntries(await store.reconcileBudgets([pot]))).toEqual({ p: 1 });
+    await store.reconcileBudgets([]);
+    expect(Object.fromEntries(await store.reconcileBudgets([pot]))).toEqual({ p: 2 });
+    expect(Object.fromEntries(await store.reconcileBudgets([pot]))).toEqual({ p: 2 });
+  });
 });

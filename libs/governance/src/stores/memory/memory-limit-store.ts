@@ -97,6 +97,11 @@ export class MemoryLimitStore implements LimitStore {
   }
 
   reconcileBudgets(budgets: readonly BudgetIdentity[]): Promise<ReadonlyMap<string, number>> {
+    // A budget the policy no longer names is retired: adding it back later starts a fresh pot.
+    const named = new Set(budgets.map((budget) => budget.name));
+    for (const [name, known] of this.epochs) {
+      if (!named.has(name)) this.epochs.set(name, { identity: 'retired', epoch: known.epoch });
+    }
     const out = new Map<string, number>();
     for (const { name, identity } of budgets) {
       const known = this.epochs.get(name);

@@ -1,7 +1,8 @@
 /**
  * The reference's `helio.yaml` policy document as zod schemas. Every object is strict: an unknown key
  * anywhere is an error at its path (a typo'd `budgets:` once silently disabled spend enforcement).
- * Globs and regexes are checked here too, so one load reports every problem together.
+ * Globs, regexes and durations are checked here too, so the schema stage reports all of their problems
+ * together (the cross-field rules run once it passed).
  */
 import { z } from 'zod';
 import { DURATION_PATTERN, parseDuration } from './duration.js';

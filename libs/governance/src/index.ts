@@ -29,6 +29,7 @@ export { diffDefinitions } from './drift/diff-definitions.js';
 
 export { type Clock, systemClock } from './stores/clock.js';
 export type * from './stores/limit-store.js';
+export { RETIRED_BUDGET_IDENTITY } from './stores/limit-store.js';
 export type * from './stores/pending-evaluation-store.js';
 export type * from './stores/approval-ticket-store.js';
 export {

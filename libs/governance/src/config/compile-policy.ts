@@ -54,32 +54,36 @@ export function compilePolicy(doc: PolicyDocument): CompileResult {
     evaluationTtlMs: duration(doc.sdk.evaluation_ttl),
     document: doc,
   };
-  warnings.push(...retentionWarnings(doc));
+  warnings.push(...retentionWarnings(policy));
   return { policy, warnings };
 }
 
 /**
  * The retention sweep deletes counter and ledger rows older than `audit.retention`: a window or idle
- * TTL longer than that forgets spend that is still inside it.
+ * TTL longer than that forgets spend that is still inside it. Judged on the compiled windows, the ones
+ * that run.
  */
-function retentionWarnings(doc: PolicyDocument): string[] {
-  const retentionMs = duration(doc.audit.retention);
+function retentionWarnings(policy: CompiledPolicy): string[] {
+  const retention = policy.document.audit.retention;
+  const retentionMs = duration(retention);
   const longer: string[] = [];
-  const check = (text: string | undefined, where: string): void => {
-    if (text !== undefined && text !== 'session' && duration(text) > retentionMs) longer.push(where);
-  };
-  doc.policies.rules.forEach((rule, index) => {
-    const label = ruleLabel({ name: rule.name, index });
-    check(rule.limits?.window, `${label} limits.window`);
-    check(rule.limits?.max_spend?.window, `${label} limits.max_spend.window`);
-  });
-  for (const budget of doc.budgets) {
-    check(budget.window, `budget "${budget.name}" window`);
-    check(budget.idle_ttl, `budget "${budget.name}" idle_ttl`);
+  for (const rule of policy.rules) {
+    if (rule.limit !== undefined && rule.limit.windowMs > retentionMs) {
+      longer.push(
+        `${ruleLabel(rule)} ${rule.limit.type === 'rate' ? 'limits.window' : 'limits.max_spend.window'}`,
+      );
+    }
+  }
+  for (const budget of policy.budgets) {
+    const { window } = budget;
+    const windowMs = window.type === 'sliding' ? window.ms : window.idleTtlMs;
+    if (windowMs > retentionMs) {
+      longer.push(`budget "${budget.name}" ${window.type === 'sliding' ? 'window' : 'idle_ttl'}`);
+    }
   }
   return longer.map(
     (where) =>
-      `${where} is longer than audit.retention (${doc.audit.retention}): the retention sweep forgets what was counted before that`,
+      `${where} is longer than audit.retention (${retention}): the retention sweep forgets what was counted before that`,
   );
 }
 

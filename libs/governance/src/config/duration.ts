@@ -11,3 +11,11 @@ export function parseDuration(text: string): number | undefined {
   const ms = Number(match[1]) * UNIT_MS[unit];
   return Number.isSafeInteger(ms) ? ms : undefined;
 }
+
+/** 3600000 → `"1h"`: the largest whole unit of the same format (`"1500ms"` when none divides it). */
+export function formatDuration(ms: number): string {
+  for (const unit of ['d', 'h', 'm', 's'] as const) {
+    if (ms % UNIT_MS[unit] === 0) return `${ms / UNIT_MS[unit]}${unit}`;
+  }
+  return `${ms}ms`;
+}

@@ -1,4 +1,5 @@
 /** Feedback blocks: always on blocking decisions; on gating ones only when the rule configures it. */
+import { formatDuration } from '../config/duration.js';
 import { type RuleLimit } from '../engine/compiled-policy.js';
 import { type PolicyDecision } from '../engine/decide.js';
 import { fromMicroUnits } from '../util/money.js';
@@ -20,7 +21,7 @@ export function limitFeedback(
   invalidAmount: boolean,
 ): FeedbackBlock {
   if (decision.matchedRule?.feedback !== undefined) return ruleFeedback(decision);
-  const window = durationText(limit.windowMs);
+  const window = formatDuration(limit.windowMs);
   if (limit.type === 'rate') {
     return {
       message: `Rate limit reached: at most ${limit.maxCalls} call(s) per ${window}`,
@@ -38,19 +39,6 @@ export function limitFeedback(
     suggestion: 'Wait for the window to free up, or reduce the amount.',
   };
 }
-
-/** 3600000 → "1h": the largest whole unit of the policy's duration format. */
-function durationText(ms: number): string {
-  for (const [unit, size] of DURATION_UNITS) if (ms % size === 0) return `${ms / size}${unit}`;
-  return `${ms}ms`;
-}
-
-const DURATION_UNITS: readonly (readonly [string, number])[] = [
-  ['d', 86_400_000],
-  ['h', 3_600_000],
-  ['m', 60_000],
-  ['s', 1_000],
-];
 
 export function isBlocking(wire: WireDecision): boolean {
   return wire === 'deny' || wire === 'rate_limited' || wire === 'spend_limited' || wire === 'budget_exceeded';

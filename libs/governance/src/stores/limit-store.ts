@@ -93,6 +93,9 @@ export interface LedgerEntry {
   readonly timestampMs: number;
 }
 
+/** The identity a budget the policy no longer names is kept under (a real one is a JSON array). */
+export const RETIRED_BUDGET_IDENTITY = 'retired';
+
 export interface BudgetIdentity {
   readonly name: string;
   /** Serialized (limit, currency, window, key). */

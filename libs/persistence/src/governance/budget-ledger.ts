@@ -4,6 +4,7 @@ import {
   type CommitCharge,
   type CommitContext,
   type LedgerEntry,
+  RETIRED_BUDGET_IDENTITY,
 } from '@helios/governance';
 import { type DataSource, type QueryRunner } from 'typeorm';
 import { inTransaction, run, runPooled, toBigInt } from './sql.js';
@@ -78,9 +79,6 @@ export async function readLedger(dataSource: DataSource, filter: LedgerFilter = 
   }));
 }
 
-/** What `budget_meta` holds for a budget the policy no longer has (a real identity is a JSON array). */
-export const RETIRED_IDENTITY = 'retired';
-
 /**
  * Records each budget's identity and returns its epoch: 1 when new, unchanged when the identity is the
  * same, +1 when it changed (the old pot stays in the ledger as history). A budget the policy no longer
@@ -99,7 +97,7 @@ export async function reconcileEpochs(
       runner,
       `UPDATE "budget_meta" SET "identity" = $2, "updated_at" = now()
        WHERE "identity" <> $2 AND NOT ("budget_name" = ANY($1::text[]))`,
-      [names, RETIRED_IDENTITY],
+      [names, RETIRED_BUDGET_IDENTITY],
     );
     return run<{ budget_name: string; epoch: number }>(
       runner,

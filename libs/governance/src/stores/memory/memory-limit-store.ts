@@ -13,6 +13,7 @@ import {
   type LimitStore,
   type ReserveOutcome,
   type ReserveRequest,
+  RETIRED_BUDGET_IDENTITY,
 } from '../limit-store.js';
 import { SlidingBucket } from './sliding-bucket.js';
 
@@ -100,7 +101,7 @@ export class MemoryLimitStore implements LimitStore {
     // A budget the policy no longer names is retired: adding it back later starts a fresh pot.
     const named = new Set(budgets.map((budget) => budget.name));
     for (const [name, known] of this.epochs) {
-      if (!named.has(name)) this.epochs.set(name, { identity: 'retired', epoch: known.epoch });
+      if (!named.has(name)) this.epochs.set(name, { identity: RETIRED_BUDGET_IDENTITY, epoch: known.epoch });
     }
     const out = new Map<string, number>();
     for (const { name, identity } of budgets) {

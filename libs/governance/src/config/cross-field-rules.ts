@@ -8,25 +8,47 @@ import { type PolicyDocument } from './policy-schema.js';
 import { RESERVED_TRANSPORT_HEADERS } from './policy-schema.js';
 import { type PolicyConfigIssue } from './policy-config-error.js';
 
-export function crossFieldIssues(doc: PolicyDocument): PolicyConfigIssue[] {
+type Add = (path: string, message: string) => void;
+type Section = keyof PolicyDocument;
+
+/** Each rule names the top-level sections it reads, so it can run while other sections are invalid. */
+const CROSS_FIELD_RULES: readonly {
+  readonly reads: readonly Section[];
+  readonly check: (doc: PolicyDocument, add: Add) => void;
+}[] = [
+  { reads: ['upstream'], check: checkUpstream },
+  { reads: ['listen'], check: checkListen },
+  { reads: ['session'], check: checkSession },
+  { reads: ['environment', 'policies'], check: checkRules },
+  { reads: ['budgets'], check: checkBudgets },
+  { reads: ['policies', 'budgets', 'sdk'], check: checkSenderKeys },
+  { reads: ['approval', 'policies', 'budgets'], check: checkChannels },
+  { reads: ['policies'], check: checkRevalidation },
+];
+
+/**
+ * The cross-field problems of a document. `valid` says which sections passed the schema (all of them
+ * when the whole document did): a rule runs only when every section it reads is valid, so one load
+ * reports a schema error in one section together with a cross-field error in another.
+ */
+export function crossFieldIssues(
+  doc: PolicyDocument,
+  valid: (section: Section) => boolean = () => true,
+): PolicyConfigIssue[] {
   const issues: PolicyConfigIssue[] = [];
   const add = (path: string, message: string): void => {
     issues.push({ path, message });
   };
-  checkUpstream(doc, add);
-  checkListen(doc, add);
-  checkSession(doc, add);
-  checkRules(doc, add);
-  checkBudgets(doc, add);
-  checkChannels(doc, add);
+  for (const rule of CROSS_FIELD_RULES) if (rule.reads.every(valid)) rule.check(doc, add);
+  return issues;
+}
+
+function checkRevalidation(doc: PolicyDocument, add: Add): void {
   const interval = doc.policies.tool_revalidation?.interval;
   if (interval !== undefined && (parseDuration(interval) ?? 0) < 10_000) {
     add('policies.tool_revalidation.interval', 'must be at least 10s');
   }
-  return issues;
 }
-
-type Add = (path: string, message: string) => void;
 
 function checkUpstream(doc: PolicyDocument, add: Add): void {
   const upstream = doc.upstream;
@@ -83,7 +105,6 @@ function checkSession(doc: PolicyDocument, add: Add): void {
 
 function checkRules(doc: PolicyDocument, add: Add): void {
   const hasEnvironment = (doc.environment ?? '').trim() !== '';
-  const senderNeedsSdk = !doc.sdk.enabled;
   doc.policies.rules.forEach((rule, i) => {
     const path = `policies.rules[${i}]`;
     if (rule.match.environment !== undefined && !hasEnvironment) {
@@ -98,15 +119,20 @@ function checkRules(doc: PolicyDocument, add: Add): void {
     if (rule.action === 'spend_limit' && rule.limits?.max_spend === undefined) {
       add(`${path}.limits.max_spend`, 'a spend_limit rule needs limits.max_spend');
     }
-    if (senderNeedsSdk && rule.limits?.key === 'sender_id') {
-      add(`${path}.limits.key`, 'key "sender_id" requires sdk.enabled: true (sender ids come from adapters)');
-    }
-    if (senderNeedsSdk && rule.limits?.max_spend?.key === 'sender_id') {
-      add(
-        `${path}.limits.max_spend.key`,
-        'key "sender_id" requires sdk.enabled: true (sender ids come from adapters)',
-      );
-    }
+  });
+}
+
+/** Sender ids come only from adapters: keying a limit or budget by them needs the adapter API on. */
+function checkSenderKeys(doc: PolicyDocument, add: Add): void {
+  if (doc.sdk.enabled) return;
+  const message = 'key "sender_id" requires sdk.enabled: true (sender ids come from adapters)';
+  doc.policies.rules.forEach((rule, i) => {
+    if (rule.limits?.key === 'sender_id') add(`policies.rules[${i}].limits.key`, message);
+    if (rule.limits?.max_spend?.key === 'sender_id')
+      add(`policies.rules[${i}].limits.max_spend.key`, message);
+  });
+  doc.budgets.forEach((budget, i) => {
+    if (budget.key === 'sender_id') add(`budgets[${i}].key`, message);
   });
 }
 
@@ -124,9 +150,6 @@ function checkBudgets(doc: PolicyDocument, add: Add): void {
     }
     if (budget.approval !== undefined && budget.on_exceed !== 'require_approval') {
       add(`${path}.approval`, 'approval only applies with on_exceed "require_approval"');
-    }
-    if (budget.key === 'sender_id' && !doc.sdk.enabled) {
-      add(`${path}.key`, 'key "sender_id" requires sdk.enabled: true (sender ids come from adapters)');
     }
   });
 }

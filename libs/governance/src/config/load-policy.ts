@@ -37,10 +37,34 @@ export function parsePolicyDocument(text: string, options: LoadPolicyOptions): P
   );
   // With the input on each issue, a wrong type ("enabled: yes") is told apart from a missing key.
   const parsed = policyDocumentSchema.safeParse(withoutExtensions, { reportInput: true });
-  if (!parsed.success) throw new PolicyConfigError(schemaIssues(parsed.error.issues));
+  if (!parsed.success) {
+    throw new PolicyConfigError([
+      ...schemaIssues(parsed.error.issues),
+      ...crossFieldIssuesOfValidSections(withoutExtensions),
+    ]);
+  }
   const crossField = crossFieldIssues(parsed.data);
   if (crossField.length > 0) throw new PolicyConfigError(crossField);
   return parsed.data;
+}
+
+/**
+ * With a schema error somewhere, the sections that did pass are still checked against each other, so an
+ * operator sees every problem in one load. Each section is parsed alone (sections have no schema rule
+ * across them); a cross-field rule runs only if every section it reads parsed.
+ */
+function crossFieldIssuesOfValidSections(raw: Record<string, unknown>): PolicyConfigIssue[] {
+  const shape = policyDocumentSchema.shape;
+  const sections: Record<string, unknown> = {};
+  const valid = new Set<keyof PolicyDocument>();
+  for (const section of Object.keys(shape) as (keyof typeof shape)[]) {
+    const parsed = shape[section].safeParse(raw[section]);
+    if (!parsed.success) continue;
+    sections[section] = parsed.data;
+    valid.add(section);
+  }
+  // Only the valid sections are present; crossFieldIssues reads no other (each rule declares its own).
+  return crossFieldIssues(sections as PolicyDocument, (section) => valid.has(section));
 }
 
 /** Parse, validate and compile in one step. */

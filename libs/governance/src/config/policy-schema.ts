@@ -2,7 +2,7 @@
  * The reference's `helio.yaml` policy document as zod schemas. Every object is strict: an unknown key
  * anywhere is an error at its path (a typo'd `budgets:` once silently disabled spend enforcement).
  * Globs, regexes and durations are checked here too, so the schema stage reports all of their problems
- * together (the cross-field rules run once it passed).
+ * together; the cross-field rules (`cross-field-rules.ts`) add theirs for every section that passed.
  */
 import { z } from 'zod';
 import { DURATION_PATTERN, parseDuration } from './duration.js';

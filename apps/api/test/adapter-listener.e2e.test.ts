@@ -119,6 +119,31 @@ describe('the adapter listener', () => {
     expect((await send(`${url}/audit`, 'POST', auth(tokens.adapter))).status).toBe(400);
   });
 
+  it('refuses a body nested deeper than its cap with 400 json_too_deep, after authentication', async () => {
+    const listener = await startAdapterListener({
+      host: '127.0.0.1',
+      port: 0,
+      tokens,
+      handler: echo,
+      maxJsonDepth: 3,
+    });
+    listeners.push(listener);
+    const three = '{"a":[{"b":1}],"s":"[[[[{{{{"}';
+    expect(await send(`${listener.url}/audit`, 'POST', auth(tokens.adapter), three)).toMatchObject({
+      status: 200,
+    });
+    const four = '{"a":[{"b":[1]}]}';
+    expect(
+      await send(`${listener.url}/audit`, 'POST', { 'content-type': 'application/json' }, four),
+    ).toMatchObject({
+      status: 401,
+    });
+    expect(await send(`${listener.url}/audit`, 'POST', auth(tokens.adapter), four)).toEqual({
+      status: 400,
+      body: { error: 'json_too_deep', max_depth: 3 },
+    });
+  });
+
   it('hands the route, body and path parameters to the governance service and returns its answer', async () => {
     const seen: AdapterRequest[] = [];
     const url = await listen(async (request) => {

@@ -83,6 +83,11 @@ describe('every route of the real listener, in the seed middleware order', () =>
         status: 400,
         body: { error: 'invalid_json' },
       });
+      // ~100,000 levels within 1 MiB: refused at the door, not a stack overflow (500) in the engine.
+      expect(await app.raw('POST', path, bearer(token), nested(100_000)), path).toEqual({
+        status: 400,
+        body: { error: 'json_too_deep', max_depth: 256 },
+      });
       const invalid = await app.raw('POST', path, bearer(token), '[]');
       expect(invalid, path).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
       expect(invalid.body.issues.length, path).toBeGreaterThan(0);
@@ -100,7 +105,23 @@ describe('every route of the real listener, in the seed middleware order', () =>
   });
 });
 
+/** JSON text nesting `levels` objects, the outermost included. */
+const nested = (levels: number, leaf = '1'): string => '{"a":'.repeat(levels) + leaf + '}'.repeat(levels);
+
 describe('bounded growth at n and n + 1', () => {
+  it('JSON nesting at the default of 256 levels, the body itself being the first', async () => {
+    // The body is level 1 and `arguments` level 2: arguments nesting 255 objects reach 256.
+    const body = (levels: number) => `{"tool":{"name":"io"},"arguments":${nested(levels - 1)}}`;
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${ADAPTER_TOKEN}` };
+    const fits = await app.raw('POST', '/evaluate', headers, body(256));
+    expect(fits).toMatchObject({ status: 200, body: { decision: 'allow' } });
+    await settle(fits);
+    expect(await app.raw('POST', '/evaluate', headers, body(257))).toEqual({
+      status: 400,
+      body: { error: 'json_too_deep', max_depth: 256 },
+    });
+  });
+
   it('tool_input at the seed default of 64 KiB and metadata at 4 KiB (serialized)', async () => {
     // {"a":"…"} is 8 bytes plus the string.
     const args = (bytes: number) => ({ a: 'x'.repeat(bytes - 8) });

@@ -1,3 +1,4 @@
+import { jsonNestingExceeds } from '@helios/core';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { ADAPTER_ROUTES, type AdapterHandler, type RouteSpec, type TokenScope } from './adapter-routes.js';
 import { bearerToken, tokenMatcher, type AdapterTokens, type TokenMatcher } from './adapter-tokens.js';
@@ -10,6 +11,8 @@ export interface AdapterListenerOptions {
   readonly handler?: AdapterHandler;
   /** Request body cap (the seed's 1 MiB). */
   readonly bodyLimitBytes?: number;
+  /** Deepest nesting of objects and arrays a body may have (400 json_too_deep beyond it). */
+  readonly maxJsonDepth?: number;
   /** Where faults are reported; responses never carry their detail. */
   readonly onFault?: (error: unknown, route: string) => void;
 }
@@ -21,12 +24,18 @@ export interface AdapterListener {
 
 const MIB = 1024 * 1024;
 const MAX_PATH_PARAM_LENGTH = 1024;
+/**
+ * Far beyond any tool call's arguments or definition, far below what overflows the stack: a body within
+ * 1 MiB can nest ~500,000 levels, and every recursive walk of it (JSON.stringify first) would throw.
+ */
+export const DEFAULT_MAX_JSON_DEPTH = 256;
 
 /**
  * The governance adapter API on its own Fastify listener (not Nest: it is a hot path that validates with
  * compiled JSON Schemas). Every request passes, in this order: (1) any `Origin` header or an OPTIONS
  * request → 403; (2) a body over the cap → 413 `request_body_too_large`; (3) the bearer token of the
- * route's scope → 401 (except GET /healthz); (4) JSON parsing → 400 `invalid_json`; then the route.
+ * route's scope → 401 (except GET /healthz); (4) JSON parsing → 400 `invalid_json`, or 400
+ * `json_too_deep` past the nesting cap; then the route.
  * A fault anywhere → 500 `{"error":"Internal server error"}` with no detail.
  */
 export async function startAdapterListener(options: AdapterListenerOptions): Promise<AdapterListener> {
@@ -71,7 +80,7 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
       // stage fewer per request than a preValidation hook.
       handler: (request, reply) => {
         if (!authenticated(request, spec, matchers)) return reply.code(401).send({ error: 'Unauthorized' });
-        return route(request, reply, spec, options.handler);
+        return route(request, reply, spec, options);
       },
     });
   }
@@ -97,16 +106,23 @@ async function route(
   request: FastifyRequest,
   reply: FastifyReply,
   spec: RouteSpec,
-  handler: AdapterHandler | undefined,
+  options: AdapterListenerOptions,
 ): Promise<FastifyReply> {
   let body: unknown = undefined;
   if (spec.method === 'POST') {
+    const maxDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+    if (typeof request.body === 'string' && jsonNestingExceeds(request.body, maxDepth))
+      return reply.code(400).send({ error: 'json_too_deep', max_depth: maxDepth });
     const parsed = parseJson(request.body);
     if (!parsed.ok) return reply.code(400).send({ error: 'invalid_json' });
     body = parsed.value;
   }
-  if (!handler) return reply.code(503).send({ error: 'governance_unavailable' });
-  const answer = await handler({ route: spec.route, body, params: request.params as Record<string, string> });
+  if (!options.handler) return reply.code(503).send({ error: 'governance_unavailable' });
+  const answer = await options.handler({
+    route: spec.route,
+    body,
+    params: request.params as Record<string, string>,
+  });
   return reply.code(answer.status).send(answer.body);
 }
 

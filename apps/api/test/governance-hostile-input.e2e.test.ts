@@ -1,0 +1,147 @@
+/**
+ * Input PostgreSQL cannot store, sent to every route of the real listener on a real database: U+0000
+ * and unpaired surrogates in every string a caller controls, and amounts beyond what a counter holds.
+ * None may fault (500); strings are stored with U+FFFD in their place, amounts fail closed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADAPTER_TOKEN,
+  SDK_TOKEN,
+  startGovernanceApp,
+  type GovernanceApp,
+  type Reply,
+} from './support/governance-app.js';
+
+const policy = (port: number) => `
+version: '1'
+sdk: { enabled: true, port: ${port} }
+policies:
+  on_tool_drift: log
+  rules:
+    - { name: ask, match: { tool: "ask_*" }, action: require_approval }
+    - { name: pay, match: { tool: "pay_*" }, action: spend_limit, limits: { max_spend: { field: amount, limit: 100, currency: USD, window: 1h } } }
+    - { name: no, match: { tool: "no_*" }, action: deny }
+  install:
+    rules:
+      - { name: no-evil, match: { name: "evil*" }, action: deny_install }
+budgets:
+  - { name: per-sender, limit: 10, currency: USD, window: 1h, key: sender_id, on_exceed: require_approval, contributors: [ { match: { tool: "buy_*" }, field: cost } ] }
+`;
+
+let app: GovernanceApp;
+beforeAll(async () => {
+  app = await startGovernanceApp(policy);
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+/** U+0000 alone and inside text, unpaired high and low surrogates. */
+const UNSTORABLE = ['\u0000', 'a\u0000b', '\uD800', 'x\uDC00'];
+
+describe('input PostgreSQL cannot store', () => {
+  it('never faults on U+0000 or unpaired surrogates in any string a caller sends', async () => {
+    const faults: string[] = [];
+    const check = (label: string, reply: Reply): void => {
+      if (reply.status >= 500) faults.push(`${label}: ${reply.status} ${JSON.stringify(reply.body)}`);
+    };
+    for (const text of UNSTORABLE) {
+      const label = (what: string) => `${what} ${JSON.stringify(text)}`;
+      const post = async (what: string, path: string, body: Record<string, unknown>, token?: string) => {
+        const reply = await app.post(path, body, token);
+        check(label(what), reply);
+        return reply;
+      };
+      await post('arguments', '/evaluate', { tool: { name: 'ok' }, arguments: { a: text, [text]: 1 } });
+      await post('tool name', '/evaluate', { tool: { name: `t${text}` } });
+      await post('denied tool', '/evaluate', { tool: { name: `no_${text}` }, arguments: { a: text } });
+      await post('origin', '/evaluate', { origin: `o${text}`, tool: { name: 'ok' } });
+      await post('session', '/evaluate', { session_id: `s${text}`, tool: { name: 'ok' } });
+      await post('agent', '/evaluate', { agent_id: `a${text}`, tool: { name: 'ok' } });
+      await post('metadata', '/evaluate', { tool: { name: 'ok' }, metadata: { sender_id: text, x: text } });
+      await post('sender key', '/evaluate', {
+        tool: { name: 'buy_x' },
+        arguments: { cost: 1 },
+        metadata: { sender_id: `u${text}` },
+      });
+      await post('definition', '/evaluate', {
+        tool: { name: 'defined', description: text, annotations: { [text]: text } },
+      });
+      const failed = await post('evaluate', '/evaluate', { tool: { name: 'ok' }, session_id: 's1' });
+      await post('audit error', '/audit', {
+        evaluation_id: failed.body.evaluation_id,
+        status: 'error',
+        error: text,
+      });
+      const grounded = await post('evaluate', '/evaluate', { tool: { name: 'ok' }, session_id: 's1' });
+      await post('audit evidence', '/audit', {
+        evaluation_id: grounded.body.evaluation_id,
+        status: 'success',
+        evidence: [{ evidence_key: `k${text}`, evidence_data: { v: text } }],
+      });
+      await post('audit id', '/audit', { evaluation_id: `x${text}`, status: 'success' });
+      const asked = await post('ask', '/evaluate', { tool: { name: 'ask_x' } });
+      const ticket = (asked.body.approval as { id: string }).id;
+      await post('resolved_by', `/approval/${ticket}/resolve`, { resolution: 'approved', resolved_by: text });
+      await post('install', '/install-scan', { package: { name: `p${text}`, version: text, source: text } });
+      await post(
+        'evidence',
+        '/evidence',
+        { session_id: `s${text}`, evidence_key: 'k', evidence_data: text },
+        SDK_TOKEN,
+      );
+      await post('context', '/context', { session_id: `s${text}`, key: `k${text}`, value: text }, SDK_TOKEN);
+    }
+    for (const path of ['/approval/%00/resolve', '/approval/a%00b/resolve']) {
+      check(
+        path,
+        await app.raw(
+          'POST',
+          path,
+          { 'content-type': 'application/json', authorization: `Bearer ${ADAPTER_TOKEN}` },
+          '{"resolution":"denied","resolved_by":"x"}',
+        ),
+      );
+    }
+    check('session state', await app.get('/session/s%00/state'));
+    expect(faults).toEqual([]);
+  });
+
+  it('decides on and stores the same value, U+FFFD in place of what PostgreSQL refuses', async () => {
+    const evaluated = await app.post('/evaluate', {
+      tool: { name: 'no_\u0000' },
+      arguments: { path: 'a\u0000b', lone: '\uD800' },
+    });
+    expect(evaluated.body).toMatchObject({ decision: 'deny', matched_rule: 'no' });
+    const [record] = await app.query<{ tool_name: string; tool_input: unknown }>(
+      `SELECT tool_name, tool_input FROM audit_records WHERE tool_name LIKE 'no_%' AND tool_input ? 'lone'`,
+    );
+    expect(record).toEqual({ tool_name: 'no_\uFFFD', tool_input: { path: 'a\uFFFDb', lone: '\uFFFD' } });
+  });
+
+  it('fails closed on amounts beyond what a counter holds, at evaluate and at audit', async () => {
+    for (const amount of [1e13, 1e308, 1.2345678901234568e29]) {
+      const pay = await app.post('/evaluate', { tool: { name: 'pay_x' }, arguments: { amount } });
+      expect(pay.body, `pay ${amount}`).toMatchObject({
+        decision: 'spend_limited',
+        limits: { spend: { reason: 'invalid_amount' } },
+      });
+      const buy = await app.post('/evaluate', {
+        tool: { name: 'buy_x' },
+        arguments: { cost: amount },
+        metadata: { sender_id: 'big' },
+      });
+      expect(buy.body, `buy ${amount}`).toMatchObject({ decision: 'budget_exceeded' });
+      expect(buy.body).not.toHaveProperty('approval');
+      const small = await app.post('/evaluate', { tool: { name: 'pay_x' }, arguments: { amount: 1 } });
+      expect(
+        await app.post('/audit', {
+          evaluation_id: small.body.evaluation_id,
+          status: 'success',
+          actual_amount: amount,
+        }),
+      ).toEqual({ status: 400, body: { error: 'invalid_actual_amount' } });
+      await app.post('/audit', { evaluation_id: small.body.evaluation_id, status: 'not_executed' });
+    }
+  });
+});

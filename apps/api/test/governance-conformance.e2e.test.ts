@@ -171,6 +171,10 @@ describe('decisions on the wire, each with its audit record', () => {
     expect(
       await audit({ evaluation_id: six.body.evaluation_id, status: 'success', actual_amount: -1 }),
     ).toEqual({ status: 400, body: { error: 'invalid_actual_amount' } });
+    // Beyond what a counter holds (a bigint of micro-units, ~9.2 trillion): invalid, not a fault.
+    expect(
+      await audit({ evaluation_id: six.body.evaluation_id, status: 'success', actual_amount: 1e13 }),
+    ).toEqual({ status: 400, body: { error: 'invalid_actual_amount' } });
     // The realized cost (5) replaces the argument's 6.
     expect(
       (await audit({ evaluation_id: six.body.evaluation_id, status: 'success', actual_amount: 5 })).status,
@@ -241,11 +245,20 @@ describe('decisions on the wire, each with its audit record', () => {
       [],
     );
 
-    const invalid = await evaluate({ tool: { name: 'charge' }, arguments: {} });
-    expect(invalid.body).toMatchObject({
+    for (const amount of [undefined, 1e13, 1e308]) {
+      const invalid = await evaluate({ tool: { name: 'charge' }, arguments: { amount } });
+      expect(invalid.body, String(amount)).toMatchObject({
+        decision: 'budget_exceeded',
+        limits: { budgets: [{ name: 'pot', attempted_amount: null, reason: 'invalid_amount', spent: 7 }] },
+      });
+    }
+    // A break-glass budget never opens a ticket for an amount it cannot count: it fails closed.
+    const huge = await evaluate({ session_id: 'huge', tool: { name: 'splurge' }, arguments: { cost: 1e13 } });
+    expect(huge.body).toMatchObject({
       decision: 'budget_exceeded',
-      limits: { budgets: [{ name: 'pot', attempted_amount: null, reason: 'invalid_amount', spent: 7 }] },
+      limits: { budgets: [{ name: 'glass', attempted_amount: null, reason: 'invalid_amount' }] },
     });
+    expect(huge.body).not.toHaveProperty('approval');
     // actual_amount applies only to evaluations that track money.
     const plain = await evaluate({ tool: { name: 'ls' } });
     expect(

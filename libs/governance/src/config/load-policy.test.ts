@@ -274,6 +274,24 @@ budgets:
     expect(() => parsePolicyDocument(budget('0.000001'), { env: {} })).not.toThrow();
   });
 
+  it('refuses a limit larger than a counter holds (a bigint of micro-units)', () => {
+    const budget = (limit: string): string =>
+      `version: '1'\nbudgets: [ { name: b, limit: ${limit}, currency: USD, window: 1h, contributors: [ { match: { tool: x }, field: a } ] } ]\n`;
+    const spend = (limit: string): string =>
+      `version: '1'\npolicies: { rules: [ { match: { tool: x }, action: spend_limit, limits: { max_spend: { field: a, limit: ${limit}, currency: USD, window: 1h } } } ] }\n`;
+    const tooLarge = 'must be at most 9223372036854.775807';
+    expect(issuesOf(budget('1e13'))).toEqual([{ path: 'budgets[0].limit', message: tooLarge }]);
+    expect(issuesOf(spend('1e13'))).toEqual([
+      { path: 'policies.rules[0].limits.max_spend.limit', message: tooLarge },
+    ]);
+    expect(() => parsePolicyDocument(budget('9000000000000'), { env: {} })).not.toThrow();
+    expect(() => parsePolicyDocument(spend('9000000000000'), { env: {} })).not.toThrow();
+    // A negative limit is told so, once.
+    expect(issuesOf(budget('-1')).map((issue) => issue.message)).toEqual([
+      'Too small: expected number to be >0',
+    ]);
+  });
+
   it('warns about limits that look enforced but are not read', () => {
     const { warnings } = loadPolicy(
       `

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { DURATION_PATTERN, parseDuration } from './duration.js';
 import { compileGlob } from '../util/glob.js';
 import { compileSafeRegex } from '../util/safe-regex.js';
-import { toMicroUnits } from '../util/money.js';
+import { MAX_AMOUNT_TEXT, toMicroUnits } from '../util/money.js';
 
 export const durationSchema = z
   .string()
@@ -22,6 +22,11 @@ export const durationSchema = z
     if (ms === 0) ctx.addIssue({ code: 'custom', message: 'duration must be greater than zero' });
     if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'duration is too large' });
   });
+
+/** Money is counted in micro-units in a PostgreSQL bigint: a larger limit could never be stored. */
+// Negative amounts have their own issue (zod runs every refinement of a schema, failed or not).
+const storableAmount = (amount: number): boolean => amount < 0 || toMicroUnits(amount) !== undefined;
+const TOO_LARGE = `must be at most ${MAX_AMOUNT_TEXT}`;
 
 const globSchema = z.string().superRefine((pattern, ctx) => {
   const compiled = compileGlob(pattern);
@@ -168,7 +173,7 @@ const limitKeySchema = z.enum(['tool', 'agent', 'session', 'sender_id']);
 const spendLimitSchema = z
   .object({
     field: z.string().min(1),
-    limit: z.number().nonnegative(),
+    limit: z.number().nonnegative().refine(storableAmount, TOO_LARGE),
     currency: z.string().min(1),
     window: durationSchema,
     key: limitKeySchema.optional(),
@@ -279,7 +284,8 @@ const budgetSchema = z
     limit: z
       .number()
       .positive()
-      .refine((limit) => (toMicroUnits(limit) ?? 0n) > 0n, 'limit must be at least 0.000001'),
+      .refine(storableAmount, TOO_LARGE)
+      .refine((limit) => (toMicroUnits(limit) ?? 1n) > 0n, 'limit must be at least 0.000001'),
     currency: z.string().min(1),
     window: z.union([durationSchema, z.literal('session')]),
     key: z.enum(['global', 'session', 'sender_id']).default('global'),

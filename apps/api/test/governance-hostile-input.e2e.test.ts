@@ -1,7 +1,8 @@
 /**
  * Input PostgreSQL cannot store, sent to every route of the real listener on a real database: U+0000
  * and unpaired surrogates in every string a caller controls, and amounts beyond what a counter holds.
- * None may fault (500); strings are stored with U+FFFD in their place, amounts fail closed.
+ * None may fault (500); strings are stored with U+FFFD in their place, amounts fail closed. And values
+ * of every JSON type where a field of another is expected, everywhere the schemas leave the type open.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,10 +22,15 @@ policies:
     - { name: ask, match: { tool: "ask_*" }, action: require_approval }
     - { name: pay, match: { tool: "pay_*" }, action: spend_limit, limits: { max_spend: { field: amount, limit: 100, currency: USD, window: 1h } } }
     - { name: no, match: { tool: "no_*" }, action: deny }
+    - { name: rl, match: { tool: "rl_*" }, action: rate_limit, limits: { max_calls: 3, window: 1m, key: sender_id } }
+    - { name: big-pay, match: { tool: "bigpay_*", input: { amount: { gt: 5 } } }, action: spend_limit, limits: { max_spend: { field: amount, limit: 100, currency: USD, window: 1h, key: session } } }
+    - { name: grounded, match: { tool: "send_*" }, action: allow, evidence: { requires: [recipient] } }
+    - { name: channel, match: { tool: "md_*", metadata: { channel_id: { eq: "x" } } }, action: deny }
   install:
     rules:
       - { name: no-evil, match: { name: "evil*" }, action: deny_install }
 budgets:
+  - { name: per-session, limit: 10, currency: USD, window: session, key: session, on_exceed: require_approval, contributors: [ { match: { tool: "cart_*" }, field: a.b } ] }
   - { name: per-sender, limit: 10, currency: USD, window: 1h, key: sender_id, on_exceed: require_approval, contributors: [ { match: { tool: "buy_*" }, field: cost } ] }
 `;
 
@@ -144,4 +150,74 @@ describe('input PostgreSQL cannot store', () => {
       await app.post('/audit', { evaluation_id: small.body.evaluation_id, status: 'not_executed' });
     }
   });
+
+  it('never faults on values of every JSON type where another is expected', async () => {
+    const odd: unknown[] = [null, true, 0, -1, 1e308, 5e-324, 1.5, '', 'x', [], {}, [1, { a: 2 }]];
+    const faults: string[] = [];
+    const check = (label: string, reply: Reply): void => {
+      if (reply.status >= 500) faults.push(`${label}: ${reply.status} ${JSON.stringify(reply.body)}`);
+    };
+    for (const value of odd) {
+      const label = (what: string) => `${what} ${JSON.stringify(value)}`;
+      for (const name of ['ok', 'ask_x', 'rl_x', 'bigpay_x', 'send_x', 'md_x', 'cart_x']) {
+        const tool = { name };
+        const session = { session_id: 'odd' };
+        const args = { amount: value, a: { b: value }, recipient: value };
+        const metadata = { sender_id: value, channel_id: value };
+        check(
+          label(`${name} values`),
+          await app.post('/evaluate', { ...session, tool, arguments: args, metadata }),
+        );
+        check(
+          label(`${name} arguments.a`),
+          await app.post('/evaluate', { ...session, tool, arguments: { a: value } }),
+        );
+        const definition = { name, annotations: { destructiveHint: value }, input_schema: value, title: 'x' };
+        check(label(`${name} definition`), await app.post('/evaluate', { tool: definition }));
+      }
+      const evaluated = await app.post('/evaluate', {
+        session_id: 'odd2',
+        tool: { name: 'cart_x' },
+        arguments: { a: { b: 1 } },
+      });
+      const id = evaluated.body.evaluation_id;
+      check(
+        label('audit actual_amount'),
+        await app.post('/audit', { evaluation_id: id, status: 'success', actual_amount: value }),
+      );
+      check(
+        label('audit duration_ms'),
+        await app.post('/audit', { evaluation_id: id, status: 'success', duration_ms: value }),
+      );
+      const evidence = [{ evidence_key: 'recipient', evidence_data: value, ttl_seconds: value }];
+      check(
+        label('audit evidence'),
+        await app.post('/audit', { evaluation_id: id, status: 'success', evidence }),
+      );
+      const sdk = { session_id: 'odd', evidence_key: 'recipient', evidence_data: value, ttl_seconds: value };
+      check(label('evidence'), await app.post('/evidence', sdk, SDK_TOKEN));
+      check(
+        label('context'),
+        await app.post('/context', { session_id: 'odd', key: value, value }, SDK_TOKEN),
+      );
+      check(
+        label('install'),
+        await app.post('/install-scan', { package: { name: 'p', version: value }, metadata: { k: value } }),
+      );
+      const asked = await app.post('/evaluate', { tool: { name: 'ask_y' } });
+      const ticket = (asked.body.approval as { id: string }).id;
+      check(
+        label('resolve'),
+        await app.post(`/approval/${ticket}/resolve`, {
+          resolution: 'denied',
+          resolved_by: value,
+          reason: value,
+        }),
+      );
+    }
+    const longLived = { session_id: 'odd', evidence_key: 'recipient', evidence_data: 1, ttl_seconds: 1e300 };
+    check('evidence ttl_seconds 1e300', await app.post('/evidence', longLived, SDK_TOKEN));
+    check('session state', await app.get('/session/odd/state'));
+    expect(faults).toEqual([]);
+  }, 60_000);
 });

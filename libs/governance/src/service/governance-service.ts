@@ -2,7 +2,7 @@
  * The adapter API's engine, framework-free: evaluate → (resolve) → audit, install scans and the
  * expiry sweep over injected stores. Each method returns `{ status, body }` for the HTTP layer.
  */
-import { newId } from '@helios/core';
+import { newId, storableJson, storableText } from '@helios/core';
 import { resolveGovernanceLimits, type GovernanceLimits } from '../config/governance-limits.js';
 import { type CompiledPolicy } from '../engine/compiled-policy.js';
 import { systemClock, type Clock } from '../stores/clock.js';
@@ -43,6 +43,11 @@ export interface GovernanceServiceOptions {
   readonly limits?: Partial<GovernanceLimits>;
 }
 
+/**
+ * The engine's entry points. Every request's strings reach the flows storable: U+0000 and unpaired
+ * surrogates, which PostgreSQL cannot hold, are U+FFFD before anything decides on or stores them, so each
+ * store, and every door (the adapter listener, in-process callers), sees the same value.
+ */
 export class GovernanceService {
   private constructor(private readonly context: ServiceContext) {}
 
@@ -73,34 +78,34 @@ export class GovernanceService {
   }
 
   evaluate(request: EvaluateRequest): Promise<EvaluateResult> {
-    return evaluateCall(this.context, request);
+    return evaluateCall(this.context, storableJson(request));
   }
 
   audit(request: AuditRequest): Promise<AuditResult> {
-    return auditCall(this.context, request);
+    return auditCall(this.context, storableJson(request));
   }
 
   resolveApproval(ticketId: string, request: ResolveApprovalRequest): Promise<ResolveApprovalResult> {
-    return resolveApproval(this.context, ticketId, request);
+    return resolveApproval(this.context, storableText(ticketId), storableJson(request));
   }
 
   installScan(request: InstallScanRequest): Promise<InstallScanResult> {
-    return installScan(this.context, request);
+    return installScan(this.context, storableJson(request));
   }
 
   /** `POST /evidence`: stores grounding data under an allowlisted key for a session. */
   putEvidence(request: EvidenceRequest): Promise<EvidenceResult> {
-    return putEvidence(this.context, request);
+    return putEvidence(this.context, storableJson(request));
   }
 
   /** `POST /context`: sets one context value of a session (last write wins). */
   putContext(request: ContextRequest): Promise<ContextResult> {
-    return putContext(this.context, request);
+    return putContext(this.context, storableJson(request));
   }
 
   /** `GET /session/:session_id/state`: unexpired evidence, context and completed tools of a session. */
   sessionState(sessionId: string): Promise<SessionStateResult> {
-    return sessionState(this.context, sessionId);
+    return sessionState(this.context, storableText(sessionId));
   }
 
   /** Expires evaluations past their TTL and forgets old tombstones; run it periodically. Returns how many expired. */

@@ -228,3 +228,28 @@ describe('evaluate → audit lifecycle', () => {
     });
   });
 });
+
+describe('strings PostgreSQL cannot store', () => {
+  it('are U+FFFD from the entry point on: decided, answered and recorded alike, whatever the store', async () => {
+    const h = await harness(RATE);
+    const decided = body(
+      await h.service.evaluate({
+        tool: { name: 'rm' },
+        session_id: 's\u0000',
+        arguments: { 'p\u0000': '\uD800' },
+      }),
+    );
+    expect(decided).toMatchObject({ decision: 'deny', matched_rule: 'blocked' });
+    const allowed = body(await h.service.evaluate({ tool: { name: 'chat' }, arguments: { text: '😀' } }));
+    await h.service.audit({ evaluation_id: allowed.evaluation_id, status: 'error', error: 'bad\u0000byte' });
+    const rows = h.audit.records.map(({ record }) => [
+      record.toolInput,
+      record.sessionId,
+      record.upstreamError,
+    ]);
+    expect(rows).toEqual([
+      [{ 'p\uFFFD': '\uFFFD' }, 's\uFFFD', null],
+      [{ text: '😀' }, null, 'bad\uFFFDbyte'],
+    ]);
+  });
+});

@@ -1,4 +1,4 @@
-import { jsonMayHoldUnstorableText, jsonNestingExceeds, storableJson, storableText } from '@helios/core';
+import { jsonNestingExceeds } from '@helios/core';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { ADAPTER_ROUTES, type AdapterHandler, type RouteSpec, type TokenScope } from './adapter-routes.js';
 import { bearerToken, tokenMatcher, type AdapterTokens, type TokenMatcher } from './adapter-tokens.js';
@@ -35,8 +35,7 @@ export const DEFAULT_MAX_JSON_DEPTH = 256;
  * compiled JSON Schemas). Every request passes, in this order: (1) any `Origin` header or an OPTIONS
  * request → 403; (2) a body over the cap → 413 `request_body_too_large`; (3) the bearer token of the
  * route's scope → 401 (except GET /healthz); (4) JSON parsing → 400 `invalid_json`, or 400
- * `json_too_deep` past the nesting cap; then the route, with U+0000 and unpaired surrogates in the body
- * and path replaced by U+FFFD.
+ * `json_too_deep` past the nesting cap; then the route.
  * A fault anywhere → 500 `{"error":"Internal server error"}` with no detail.
  */
 export async function startAdapterListener(options: AdapterListenerOptions): Promise<AdapterListener> {
@@ -116,21 +115,15 @@ async function route(
       return reply.code(400).send({ error: 'json_too_deep', max_depth: maxDepth });
     const parsed = parseJson(request.body);
     if (!parsed.ok) return reply.code(400).send({ error: 'invalid_json' });
-    // U+0000 and unpaired surrogates become U+FFFD here, before the engine decides on them: PostgreSQL
-    // would refuse to store them (see storable-text.ts).
-    body = jsonMayHoldUnstorableText(request.body as string) ? storableJson(parsed.value) : parsed.value;
+    body = parsed.value;
   }
   if (!options.handler) return reply.code(503).send({ error: 'governance_unavailable' });
-  const answer = await options.handler({ route: spec.route, body, params: storableParams(request.params) });
+  const answer = await options.handler({
+    route: spec.route,
+    body,
+    params: request.params as Record<string, string>,
+  });
   return reply.code(answer.status).send(answer.body);
-}
-
-/** Path parameters arrive percent-decoded, so `%00` is a U+0000 here. */
-function storableParams(params: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(params as Record<string, string>))
-    out[name] = storableText(value);
-  return out;
 }
 
 function parseJson(raw: unknown): { ok: true; value: unknown } | { ok: false } {

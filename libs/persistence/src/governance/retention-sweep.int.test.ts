@@ -102,5 +102,9 @@ describe.each(databaseTargets)('sweepGovernanceRetention on the %s database', (_
     expect(await sweepGovernanceRetention(db.dataSource, { cutoffMs: CUTOFF })).toMatchObject({
       auditRecords: 0,
     });
+    // A retention of 99,999,999 days puts the cutoff before PostgreSQL's timestamps begin: nothing goes.
+    const ancient = await sweepGovernanceRetention(db.dataSource, { cutoffMs: NOW - 99_999_999 * DAY });
+    expect(Object.values(ancient)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(await count('audit_records')).toBe(1);
   });
 });

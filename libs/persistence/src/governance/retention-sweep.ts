@@ -28,7 +28,9 @@ export async function sweepGovernanceRetention(
   options: RetentionSweepOptions,
 ): Promise<RetentionSweepResult> {
   const batch = options.batchSize ?? 5_000;
-  const cutoff = options.cutoffMs;
+  // A retention longer than the time since 1970 (policies accept up to ~285,000 years) puts the cutoff
+  // before any row, and before what PostgreSQL's timestamps reach: the epoch deletes the same nothing.
+  const cutoff = Math.max(0, options.cutoffMs);
   const auditRecords = await inBatches(async () =>
     inTransaction(dataSource, async (runner) => {
       // Declares this transaction the sweep; the append-only trigger lets its DELETE through.

@@ -2,7 +2,6 @@
  * Money crosses the wire as decimal numbers and is held as integer micro-units (of whatever currency
  * the limit names), so sums never accumulate float error.
  */
-
 import { formatMicroUsd, usdToMicroUsd } from '@helios/core';
 
 /**

@@ -42,15 +42,21 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** Collects every 5xx answer, labelled, so one run lists them all. */
+function faultCollector(): { faults: string[]; check: (label: string, reply: Reply) => void } {
+  const faults: string[] = [];
+  const check = (label: string, reply: Reply): void => {
+    if (reply.status >= 500) faults.push(`${label}: ${reply.status} ${JSON.stringify(reply.body)}`);
+  };
+  return { faults, check };
+}
+
 /** U+0000 alone and inside text, unpaired high and low surrogates. */
 const UNSTORABLE = ['\u0000', 'a\u0000b', '\uD800', 'x\uDC00'];
 
 describe('input PostgreSQL cannot store', () => {
   it('never faults on U+0000 or unpaired surrogates in any string a caller sends', async () => {
-    const faults: string[] = [];
-    const check = (label: string, reply: Reply): void => {
-      if (reply.status >= 500) faults.push(`${label}: ${reply.status} ${JSON.stringify(reply.body)}`);
-    };
+    const { faults, check } = faultCollector();
     for (const text of UNSTORABLE) {
       const label = (what: string) => `${what} ${JSON.stringify(text)}`;
       const post = async (what: string, path: string, body: Record<string, unknown>, token?: string) => {
@@ -153,10 +159,7 @@ describe('input PostgreSQL cannot store', () => {
 
   it('never faults on values of every JSON type where another is expected', async () => {
     const odd: unknown[] = [null, true, 0, -1, 1e308, 5e-324, 1.5, '', 'x', [], {}, [1, { a: 2 }]];
-    const faults: string[] = [];
-    const check = (label: string, reply: Reply): void => {
-      if (reply.status >= 500) faults.push(`${label}: ${reply.status} ${JSON.stringify(reply.body)}`);
-    };
+    const { faults, check } = faultCollector();
     for (const value of odd) {
       const label = (what: string) => `${what} ${JSON.stringify(value)}`;
       for (const name of ['ok', 'ask_x', 'rl_x', 'bigpay_x', 'send_x', 'md_x', 'cart_x']) {

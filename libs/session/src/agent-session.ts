@@ -10,6 +10,7 @@ import {
   type Message as ConversationMessage,
   type OutputSchema,
   type SecretRegistry,
+  StructuredOutputParseError,
   type UserMessage,
   isProgrammingError,
 } from '@helios/core';
@@ -84,7 +85,9 @@ export class AgentSession implements AsyncDisposable {
     const result = await this.#submit(message, schema);
     if (!schema) return result;
     if (result.type !== 'Success') throw new RunNotSuccessfulError(result);
-    return schema.parse(result.result, this.#core.options.model.rawOutputCapture);
+    const value = schema.parse(result.result, this.#core.options.model.rawOutputCapture);
+    // The loop already corrected a blank answer and hooks cannot stop with blank text: kept for the type.
+    return value ?? blankAnswer();
   }
 
   /** Cancels the run in progress (Cancelled "interrupted"); the session stays open. */
@@ -225,4 +228,11 @@ function neverStarted(sessionId: string, run: RunState): ResultMessage {
     cost: run.cost,
     durationMs: 0,
   });
+}
+
+function blankAnswer(): never {
+  throw new StructuredOutputParseError(
+    [{ path: '', message: 'response is empty; expected a JSON value' }],
+    undefined,
+  );
 }

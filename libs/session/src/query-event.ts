@@ -44,6 +44,15 @@ export type ContextEdited = Variant<
   { readonly removedBlocks: number; readonly tokensBefore: number; readonly tokensAfter: number }
 >;
 export type ToolUse = Variant<'ToolUse', { readonly call: ToolCall }>;
+/**
+ * A fragment of a tool call's arguments as the model streams them (raw JSON text, for UIs that show
+ * arguments forming). Redacted like ToolUse's arguments: the start of a registered secret is held back
+ * until the next fragment shows it is not one. ToolUse carries the parsed call once it is complete.
+ */
+export type ToolUseDelta = Variant<
+  'ToolUseDelta',
+  { readonly callId: string; readonly toolName: string; readonly argumentsDelta: string }
+>;
 export type ToolResultEvent = Variant<
   'ToolResult',
   {
@@ -97,6 +106,7 @@ export type QueryEvent =
   | ContextWarning
   | ContextEdited
   | ToolUse
+  | ToolUseDelta
   | ToolResultEvent
   | ToolBlocked
   | ToolMutated

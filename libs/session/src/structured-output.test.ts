@@ -9,6 +9,7 @@ import {
 import { ScriptedModel } from '@helios/testing';
 import { describe, expect, it } from 'vitest';
 import { AgentSession } from './index.js';
+import { BLANK_ANSWER_CORRECTION } from './loop/turn.js';
 import { recordingLogger } from '../test/helpers.js';
 
 interface Sentiment {
@@ -41,6 +42,21 @@ describe('structured output', () => {
     expect(correction?.role).toBe('user');
     expect(correction?.content).toContain("field 'confidence' is required but missing");
     expect(session.history[1]).toMatchObject({ role: 'assistant', content: '{"label":"good"}' });
+    await session.close();
+  });
+
+  it('the failed attempt stays in history whole, its thinking and metadata included', async () => {
+    const model = new ScriptedModel()
+      .thenText('{"label":"good"}', { thinking: 'let me think', metadata: { signature: 'sig-1' } })
+      .thenText('{"label":"good","confidence":1}');
+    const session = await AgentSession.open({ model, logger: recordingLogger() });
+    await session.runBlocking('rate it', sentiment);
+    expect(session.history[1]).toMatchObject({
+      role: 'assistant',
+      content: '{"label":"good"}',
+      thinking: 'let me think',
+      metadata: { signature: 'sig-1' },
+    });
     await session.close();
   });
 
@@ -78,16 +94,47 @@ describe('structured output', () => {
     await session.close();
   });
 
-  it('a session-wide schema is sent on every run without one; a blank answer does not parse', async () => {
-    const model = new ScriptedModel({ rawOutputCapture: RawOutputCapturePolicy.DISABLED }).thenText('');
+  it('a session-wide schema is sent, validated and self-corrected on a run without its own', async () => {
+    const model = new ScriptedModel()
+      .thenText('')
+      .thenText('{"label":"good"}')
+      .thenText('{"label":"good","confidence":1}');
     const session = await AgentSession.open({ model, logger: recordingLogger(), outputSchema: sentiment });
     const result = await session.send('x');
-    expect(model.requests[0]?.schema).toBe(sentiment);
-    expect(result.type).toBe('Success');
-    const schema = OutputSchema.fromJsonSchema<Sentiment>({ type: 'object' });
-    await expect(Promise.resolve().then(() => schema.parse(''))).rejects.toBeInstanceOf(
-      StructuredOutputParseError,
-    );
+    expect(model.requests.map((request) => request.schema)).toEqual([sentiment, sentiment, sentiment]);
+    expect(result).toMatchObject({ type: 'Success', result: '{"label":"good","confidence":1}' });
+    const corrections = session.history.filter((m) => m.role === 'user').slice(1);
+    expect(corrections.map((m) => m.content)).toEqual([
+      BLANK_ANSWER_CORRECTION,
+      expect.stringContaining("field 'confidence' is required but missing"),
+    ]);
+    await session.close();
+  });
+
+  it('a session-wide schema that never converges ends ErrorMaxTurns, a blank answer included', async () => {
+    const model = new ScriptedModel({ rawOutputCapture: RawOutputCapturePolicy.DISABLED })
+      .thenText('')
+      .thenText('not json');
+    const session = await AgentSession.open({
+      model,
+      logger: recordingLogger(),
+      outputSchema: sentiment,
+      limits: { maxTurns: 2 },
+    });
+    expect(await session.send('x')).toMatchObject({ type: 'ErrorMaxTurns', turnsUsed: 2 });
+    await session.close();
+  });
+
+  it("a run's own schema wins over the session's", async () => {
+    const other = OutputSchema.fromJsonSchema<{ n: number }>({
+      type: 'object',
+      properties: { n: { type: 'number' } },
+      required: ['n'],
+    });
+    const model = new ScriptedModel().thenText('{"n":3}');
+    const session = await AgentSession.open({ model, logger: recordingLogger(), outputSchema: sentiment });
+    expect(await session.runBlocking('x', other)).toEqual({ n: 3 });
+    expect(model.requests[0]?.schema).toBe(other);
     await session.close();
   });
 });

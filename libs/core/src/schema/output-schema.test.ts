@@ -54,6 +54,12 @@ describe('OutputSchema.of (zod)', () => {
     expect(OutputSchema.of(z.string()).name).toBe('output');
   });
 
+  it('a blank answer is no answer (undefined), not a parse error', () => {
+    expect(schema.parse('')).toBeUndefined();
+    expect(schema.parse(' \n\t ')).toBeUndefined();
+    expect(parseError(() => schema.parse('{}')).errors.length).toBeGreaterThan(0);
+  });
+
   it('parses fenced answers', () => {
     expect(schema.parse('```json\n{"label":"positive","confidence":0.9}\n```')).toEqual({
       label: 'positive',
@@ -189,9 +195,13 @@ describe('OutputSchema.provenancedOf', () => {
         provenance: [entry('high', [{ url: 'https://x', excerpts: ['Paris is'], title: 'X' }]), entry('LOW')],
       }),
     );
-    expect(value.output).toEqual({ city: 'Paris' });
-    expect(value.provenance.map((p) => p.confidence)).toEqual(['HIGH', 'LOW']);
-    expect(value.provenance[0]?.sources[0]).toEqual({ url: 'https://x', title: 'X', excerpts: ['Paris is'] });
+    expect(value?.output).toEqual({ city: 'Paris' });
+    expect(value?.provenance.map((p) => p.confidence)).toEqual(['HIGH', 'LOW']);
+    expect(value?.provenance[0]?.sources[0]).toEqual({
+      url: 'https://x',
+      title: 'X',
+      excerpts: ['Paris is'],
+    });
   });
 
   it('rejects MEDIUM or HIGH without sources by default', () => {
@@ -209,7 +219,7 @@ describe('OutputSchema.provenancedOf', () => {
       ProvenanceValidator.NONE,
     );
     expect(
-      lenient.parse(JSON.stringify({ output: { city: 'P' }, provenance: [entry('HIGH')] })).provenance,
+      lenient.parse(JSON.stringify({ output: { city: 'P' }, provenance: [entry('HIGH')] }))?.provenance,
     ).toHaveLength(1);
     const strict = OutputSchema.provenancedOf(OutputSchema.of(z.object({ city: z.string() })), (e) =>
       e.reasoning.length > 20 ? ValidationResult.ok() : ValidationResult.fail('explain more'),

@@ -23,8 +23,12 @@ export interface OutputSchema<T> {
   readonly jsonSchema: JsonSchema;
   /** Checks an already-parsed JSON value. */
   check(value: unknown): SchemaCheck<T>;
-  /** Lenient parse of a model answer (code fences and JSON embedded in prose are accepted). */
-  parse(content: string, rawOutputCapture?: RawOutputCapturePolicy): T;
+  /**
+   * Lenient parse of a model answer (code fences and JSON embedded in prose are accepted). A blank
+   * answer is no answer: undefined (the reference parser's null), never an error; callers that need a
+   * value (the session's self-correction, `runBlocking`) treat it as one to correct.
+   */
+  parse(content: string, rawOutputCapture?: RawOutputCapturePolicy): T | undefined;
 }
 
 export interface OutputSchemaOptions {
@@ -40,7 +44,11 @@ class CheckedOutputSchema<T> implements OutputSchema<T> {
     Object.freeze(this);
   }
 
-  parse(content: string, rawOutputCapture: RawOutputCapturePolicy = RawOutputCapturePolicy.ENABLED): T {
+  parse(
+    content: string,
+    rawOutputCapture: RawOutputCapturePolicy = RawOutputCapturePolicy.ENABLED,
+  ): T | undefined {
+    if (content.trim() === '') return undefined;
     const raw = rawOutputCapture === RawOutputCapturePolicy.ENABLED ? content : undefined;
     const json = parseLenientJson(content);
     if (!json.ok) throw new StructuredOutputParseError([{ path: '', message: json.error }], raw);

@@ -7,6 +7,7 @@ import {
   CostEstimate,
   FinishReason,
   Message,
+  type OutputSchema,
   type SessionContext,
   StructuredOutputParseError,
   Usage,
@@ -67,10 +68,17 @@ export async function runTurn(
   let finish: FinishReason = answer.finish;
   let terminal: Verdict | undefined;
   for (const citation of answer.citations) addCitation(citations, citation);
-  if (run.schema && finish === FinishReason.STOP && answer.toolCalls.length === 0) {
-    const correction = schemaCorrection(core, run, answer.content);
+  const schema = run.schema ?? core.options.outputSchema;
+  if (schema && finish === FinishReason.STOP && answer.toolCalls.length === 0) {
+    const correction = schemaCorrection(core, schema, answer.content);
     if (correction !== undefined) {
-      core.append(Message.assistant(answer.content, { metadata: answer.metadata }));
+      // Kept whole, thinking included: a provider that signs its reasoning wants it replayed as given.
+      core.append(
+        Message.assistant(answer.content, {
+          metadata: answer.metadata,
+          ...(answer.thinking === undefined ? {} : { thinking: answer.thinking }),
+        }),
+      );
       if (!enqueue(core, run, correction)) {
         terminal = {
           type: 'ErrorDuringExecution',
@@ -131,17 +139,27 @@ function appendAnswer(
   core.append(Message.assistant(content, { metadata, ...(thinking === undefined ? {} : { thinking }) }));
 }
 
-/** The correction text when the answer does not match the run's schema, else undefined. */
-function schemaCorrection(core: SessionCore, run: RunState, content: string): string | undefined {
+/**
+ * The correction text when the answer does not match the schema (the run's own, else the session's),
+ * else undefined. A blank answer is no value, so it is corrected like a wrong one.
+ */
+function schemaCorrection(
+  core: SessionCore,
+  schema: OutputSchema<unknown>,
+  content: string,
+): string | undefined {
   try {
-    (run.schema as NonNullable<RunState['schema']>).parse(content, core.options.model.rawOutputCapture);
-    return undefined;
+    if (schema.parse(content, core.options.model.rawOutputCapture) !== undefined) return undefined;
+    return BLANK_ANSWER_CORRECTION;
   } catch (error) {
     if (error instanceof StructuredOutputParseError) return error.correctionMessage();
     if (isProgrammingError(error)) throw error;
     return `Your previous response could not be checked against the required schema (${error instanceof Error ? error.message : String(error)}). Reply again with only the JSON value.`;
   }
 }
+
+export const BLANK_ANSWER_CORRECTION =
+  'Your previous response was empty. Reply with only the JSON value the required schema describes.';
 
 function endTurn(
   core: SessionCore,

@@ -57,12 +57,41 @@ describe('RetryPolicy', () => {
     expect(operation).toHaveBeenCalledTimes(3);
   });
 
-  it('does not retry what the predicate rejects', async () => {
+  it('a non-retryable error ends at once with RetryExhaustedError carrying it', async () => {
     const fatal = new Error('400 bad request');
     const operation = vi.fn().mockRejectedValue(fatal);
-    await expect(fast({ retryOn: (e) => !e.message.startsWith('400') }).execute(operation)).rejects.toBe(
-      fatal,
-    );
+    const error = await fast({ retryOn: (e) => !e.message.startsWith('400') })
+      .execute(operation)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetryExhaustedError);
+    expect(error).toMatchObject({ attempts: 1, cause: fatal, suppressed: [] });
+    expect(operation).toHaveBeenCalledTimes(1);
+  });
+
+  it('a non-retryable error after retries reports the attempts made', async () => {
+    const operation = vi
+      .fn()
+      .mockRejectedValueOnce(new Error('503 busy'))
+      .mockRejectedValueOnce(new Error('400 bad request'));
+    const error = await fast({ maxAttempts: 5, retryOn: (e) => e.message.startsWith('503') })
+      .execute(operation)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ attempts: 2, message: 'gave up after 2 attempt(s): 400 bad request' });
+  });
+
+  it('a retryOn predicate that throws stops retrying; its error is kept, never thrown raw', async () => {
+    const down = new Error('down');
+    const broken = new TypeError('predicate bug');
+    const operation = vi.fn().mockRejectedValue(down);
+    const error = await fast({
+      retryOn: () => {
+        throw broken;
+      },
+    })
+      .execute(operation)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetryExhaustedError);
+    expect(error).toMatchObject({ attempts: 1, cause: down, suppressed: [broken] });
     expect(operation).toHaveBeenCalledTimes(1);
   });
 

@@ -48,7 +48,12 @@ export class RetryPolicy {
     Object.freeze(this);
   }
 
-  /** Runs `operation` until it succeeds, fails for good, or attempts run out (RetryExhaustedError). */
+  /**
+   * Runs `operation` until it succeeds or retrying ends: attempts run out, the error is not retryable,
+   * or the `retryOn` predicate itself throws (its error rides along in `suppressed`). Each of those ends
+   * with RetryExhaustedError(attempts made, last cause). Cancellation, programming errors and thrown
+   * non-Error values are not failures of the operation to retry and propagate as they are.
+   */
   async execute<T>(operation: Operation<T>, signal: AbortSignal = new AbortController().signal): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       throwIfAborted(signal);
@@ -56,20 +61,27 @@ export class RetryPolicy {
         return await operation(signal);
       } catch (error) {
         // A programming error is a bug, not a transient fault: retrying only repeats it.
-        if (
-          !(error instanceof Error) ||
-          signal.aborted ||
-          isAbortError(error) ||
-          isProgrammingError(error) ||
-          !this.#retryOn(error)
-        ) {
+        if (!(error instanceof Error) || signal.aborted || isAbortError(error) || isProgrammingError(error)) {
           throw error;
         }
-        if (attempt >= this.maxAttempts) throw new RetryExhaustedError(attempt, error);
+        const verdict = this.#judge(error);
+        if (verdict !== true || attempt >= this.maxAttempts) {
+          const suppressed = typeof verdict === 'object' ? [verdict.predicateError] : [];
+          throw new RetryExhaustedError(attempt, error, suppressed);
+        }
         const wait = Backoff.jitteredDelayMs(this.backoff, attempt, this.jitter, this.#random);
         this.#onRetry?.({ attempt, delayMs: wait, error });
         await delay(wait, signal);
       }
+    }
+  }
+
+  /** true: retry; false: not retryable; an object: the predicate threw, which also stops retrying. */
+  #judge(error: Error): boolean | { readonly predicateError: unknown } {
+    try {
+      return this.#retryOn(error);
+    } catch (predicateError) {
+      return { predicateError };
     }
   }
 }

@@ -73,22 +73,32 @@ describe('hooks', () => {
     expect(logger.lines.some((l) => l.message.includes('hook thrower (PreModelTurnHook) threw'))).toBe(true);
   });
 
-  it('treats outcomes a phase does not honour as Continue, in every phase', async () => {
+  it('an outcome a phase does not honour still ends the chain (HookFired), and acts as Continue', async () => {
     for (const [phase, honoured] of Object.entries(HONOURED)) {
       for (const [kind, outcome] of Object.entries(ALL)) {
         if (kind === 'Continue' || honoured.has(kind as HookOutcomeKind)) continue;
-        const hook = { type: phase, name: 'odd', handle: () => outcome } as unknown as Hook;
+        const later: string[] = [];
+        const hooks = [
+          { type: phase, name: 'odd', priority: 1, handle: () => outcome },
+          { type: phase, name: 'later', priority: 2, handle: () => void later.push(phase) },
+        ] as unknown as Hook[];
         const model = new ScriptedModel().thenToolCalls([add()]).thenText('done');
         // A compactor that always shrinks, so PreCompact and PostCompact hooks are asked too.
-        const { result, events, logger } = await run(model, [hook], {
+        const { result, events, logger } = await run(model, hooks, {
           limits: { maxContextTokens: 10 },
           contextCompactor: { compact: (history) => Promise.resolve({ history: history.slice(-1) }) },
         });
-        expect(result, `${phase} ${kind}`).toMatchObject({ type: 'Success', result: 'done' });
-        expect(fired(events)).toEqual([]);
+        const label = `${phase} ${kind}`;
+        expect(result, label).toMatchObject({ type: 'Success', result: 'done' });
+        expect(later, label).toEqual([]);
+        const firings = fired(events);
+        expect(firings.length, label).toBeGreaterThan(0);
+        expect(new Set(firings.map((f) => JSON.stringify(f))), label).toEqual(
+          new Set([JSON.stringify(['odd', `${phase}Hook`, kind])]),
+        );
         expect(
           logger.lines.some((l) => l.message.includes(`returned ${kind}`)),
-          `${phase} ${kind}`,
+          label,
         ).toBe(true);
       }
     }

@@ -1,7 +1,8 @@
 /**
- * Runs one phase's hooks in priority order (ascending, stable) until one decides. Continue, nothing,
- * an outcome the phase does not honour, or an ordinary thrown Error all let the next hook speak; an
- * unexpected programming error propagates and ends the session.
+ * Runs one phase's hooks in priority order (ascending, stable) until one decides: the first outcome
+ * other than Continue ends the chain, also one the phase does not honour (the phase then acts on it as
+ * on Continue, and a warning says so). Continue, nothing, or an ordinary thrown Error let the next hook
+ * speak; an unexpected programming error propagates and ends the session.
  */
 import { isProgrammingError } from '@helios/core';
 import { type SessionLogger } from '../logger.js';
@@ -24,7 +25,7 @@ export interface HookDecision {
   readonly startTime: number;
 }
 
-/** Which outcomes each deciding phase acts on; any other outcome counts as Continue. */
+/** Which outcomes each deciding phase acts on; any other outcome still decides, and the phase ignores it. */
 export const HONOURED: Readonly<Record<Exclude<HookPhase, 'OnStreamEvent'>, ReadonlySet<HookOutcomeKind>>> = {
   OnUserMessage: new Set(['MutateText', 'Block', 'Stop']),
   PreModelTurn: new Set(['Stop', 'Inject', 'MutateHistory']),
@@ -142,7 +143,7 @@ function tolerate(hook: Hook, phase: DecidingPhase, error: unknown, environment:
   );
 }
 
-/** The decision an outcome makes, or undefined when it lets the next hook speak. */
+/** The decision an outcome makes, or undefined when it lets the next hook speak (Continue, nothing). */
 function judge(
   hook: Hook,
   phase: DecidingPhase,
@@ -153,9 +154,8 @@ function judge(
   if (outcome === undefined || outcome === null || outcome.type === 'Continue') return undefined;
   if (!HONOURED[phase].has(outcome.type)) {
     environment.logger.warn(
-      `hook ${hookName(hook)} returned ${outcome.type}, which ${phaseName(phase)} ignores`,
+      `hook ${hookName(hook)} returned ${outcome.type}, which ${phaseName(phase)} ignores; later hooks are not asked`,
     );
-    return undefined;
   }
   return { hookName: hookName(hook), outcome, startTime };
 }

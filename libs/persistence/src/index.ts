@@ -5,12 +5,12 @@
  * The public entry of this package: everything other packages may use is exported from here.
  */
 export {
-  DataDirInUseError,
   EmbeddedPostgres,
-  EmbeddedPostgresError,
   type EmbeddedLogger,
   type EmbeddedPostgresOptions,
 } from './embedded/embedded-postgres.js';
+export { DataDirInUseError, EmbeddedPostgresError } from './embedded/errors.js';
+export { DEFAULT_RELOCATION_ROOT, relocatedClusterDir } from './embedded/placement.js';
 export { freePort } from './embedded/free-port.js';
 export { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';
 export { commandLine, isAlive, stopPostmaster, waitForExit } from './embedded/process-utils.js';

@@ -25,11 +25,13 @@ export function runNode(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  cwd?: string,
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       env: childEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
+      cwd,
     });
     let stdout = '';
     let stderr = '';
@@ -55,14 +57,22 @@ export interface ApiProcess {
   readonly exited: Promise<ProcessResult>;
 }
 
+/** Where the API runs from: another build (`script`) and working directory (`cwd`) than this checkout's. */
+export interface StartApiOptions {
+  readonly script?: string;
+  readonly cwd?: string;
+}
+
 export async function startApi(
   port: number,
   env: Record<string, string>,
   timeoutMs = 60_000,
+  options: StartApiOptions = {},
 ): Promise<ApiProcess> {
-  const child = spawn(process.execPath, [apiMain], {
+  const child = spawn(process.execPath, [options.script ?? apiMain], {
     env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: options.cwd,
   });
   let stdout = '';
   let stderr = '';

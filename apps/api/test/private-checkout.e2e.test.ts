@@ -1,0 +1,90 @@
+/**
+ * `npm start` from a checkout the `postgres` system user cannot enter (a clone in root's 0700 home or in a
+ * `mktemp -d` directory): as root the embedded PostgreSQL must run as `postgres`, which can reach neither
+ * `.helios/` nor the binaries in node_modules there. The API must start anyway, keep its cluster in a
+ * place of its own outside the checkout, and find that cluster again at the next start.
+ */
+import { access, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { freePort } from '@helios/persistence';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runNode, startApi, type ApiProcess } from './support/api-process.js';
+import { privateCheckout, type PrivateCheckout } from './support/private-checkout.js';
+
+const asRoot = process.getuid?.() === 0;
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+
+async function checkout(): Promise<PrivateCheckout> {
+  const made = await privateCheckout();
+  cleanups.push(() => made.dispose());
+  return made;
+}
+
+async function start(where: PrivateCheckout): Promise<ApiProcess> {
+  const api = await startApi(await freePort(), { LOG_LEVEL: 'info' }, 60_000, {
+    script: where.apiMain,
+    cwd: where.root,
+  });
+  cleanups.push(async () => {
+    if (api.child.exitCode === null && api.child.signalCode === null) api.child.kill('SIGTERM');
+    await api.exited;
+  });
+  return api;
+}
+
+async function instance(api: ApiProcess): Promise<{ id: string; startCount: number }> {
+  const status = (await (await fetch(`${api.url}/v1/status`)).json()) as {
+    instance: { id: string; startCount: number };
+  };
+  return status.instance;
+}
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+/** The cluster directory named by the API's one relocation line. */
+function relocatedCluster(output: string): string {
+  const match = /keeps its cluster in (\/\S+?)(?=[ ,;"])/.exec(output);
+  if (!match?.[1]) throw new Error(`no relocation line in the API's output:\n${output}`);
+  return match[1];
+}
+
+describe('a checkout the postgres user cannot enter', () => {
+  it.runIf(asRoot)(
+    'as root: starts, keeps its cluster outside the checkout and finds it again after a restart',
+    async () => {
+      const where = await checkout();
+      const first = await start(where);
+      const clusterDir = relocatedCluster(first.output());
+      cleanups.splice(1, 0, () => rm(dirname(clusterDir), { recursive: true, force: true }));
+      expect(clusterDir.startsWith(where.privateDir)).toBe(false);
+      expect(await exists(join(clusterDir, 'PG_VERSION'))).toBe(true);
+      expect(await exists(join(where.root, '.helios/postgres'))).toBe(false);
+      // The owner lock stays in the checkout's data directory: a second API there is still refused.
+      const second = await runNode(where.apiMain, [], { PORT: String(await freePort()) }, 60_000, where.root);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`is in use by process ${first.child.pid}`);
+      const before = await instance(first);
+
+      first.child.kill('SIGTERM');
+      expect((await first.exited).code).toBe(0);
+      const again = await start(where);
+      expect(relocatedCluster(again.output())).toBe(clusterDir);
+      expect(await instance(again)).toMatchObject({ id: before.id, startCount: before.startCount + 1 });
+    },
+  );
+
+  it.skipIf(asRoot)('as any other user: the cluster stays in the checkout, under .helios/', async () => {
+    const where = await checkout();
+    const api = await start(where);
+    expect(await exists(join(where.root, '.helios/postgres/PG_VERSION'))).toBe(true);
+    expect(api.output()).not.toContain('keeps its cluster in');
+  });
+});

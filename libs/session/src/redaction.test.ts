@@ -6,6 +6,7 @@ import {
   ToolResult,
   TransientStreamError,
   Backoff,
+  inlineFile,
 } from '@helios/core';
 import { ScriptedModel } from '@helios/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -32,7 +33,8 @@ describe('secret redaction', () => {
   it('redacts keys and string values, errors and counts', () => {
     const registry = new SecretRegistry();
     const none = new SessionRedaction(registry);
-    expect(none.counted('x')).toEqual({ text: 'x', counts: {} });
+    const plain = ToolResult.success('x', { data: { k: 'v' } });
+    expect(none.result(plain)).toEqual({ result: plain, counts: {} });
     const args = { a: 1 };
     expect(none.args(args)).toBe(args);
     registry.register('KEY', SECRET);
@@ -40,11 +42,22 @@ describe('secret redaction', () => {
     expect(redaction.value({ [SECRET]: [SECRET, 1, null, { x: SECRET }] })).toEqual({
       '<redacted:KEY>': ['<redacted:KEY>', 1, null, { x: '<redacted:KEY>' }],
     });
-    expect(redaction.counted(`${SECRET} ${SECRET}`)).toEqual({
-      text: '<redacted:KEY> <redacted:KEY>',
-      counts: { KEY: 2 },
+    const file = inlineFile(new Uint8Array([1]), 'image/png', `shot-${SECRET}.png`);
+    const leaky = ToolResult.success(`${SECRET} ${SECRET}`, {
+      data: { [SECRET]: [SECRET, 2] },
+      attachments: [file],
     });
-    expect(redaction.counted('clean').counts).toEqual({});
+    expect(redaction.result(leaky)).toEqual({
+      result: {
+        type: 'Success',
+        output: '<redacted:KEY> <redacted:KEY>',
+        data: { '<redacted:KEY>': ['<redacted:KEY>', 2] },
+        attachments: [{ ...file, name: 'shot-<redacted:KEY>.png' }],
+      },
+      counts: { KEY: 5 },
+    });
+    const clean = ToolResult.success('clean', { data: { a: 'b' } });
+    expect(redaction.result(clean)).toEqual({ result: clean, counts: {} });
     const logged = redaction.errorForLog(new TypeError(`bad ${SECRET}`)) as Error;
     expect(logged.message).toBe('bad <redacted:KEY>');
     expect(logged.name).toBe('TypeError');

@@ -4,7 +4,6 @@ import {
   ProvenanceValidator,
   type Provenanced,
   RawOutputCapturePolicy,
-  StructuredOutputParseError,
 } from '@helios/core';
 import { ScriptedModel } from '@helios/testing';
 import { describe, expect, it } from 'vitest';

@@ -18,6 +18,7 @@ import {
 } from '@helios/core';
 import { StreamIdleTimeoutError } from '../errors.js';
 import { renderPrompt } from '../tracing/run-trace.js';
+import { ArgumentDeltas } from './argument-deltas.js';
 import { IdleWatch } from './idle-watch.js';
 import { type RunState } from './run-state.js';
 import { type SessionCore } from './session-core.js';
@@ -107,6 +108,7 @@ async function streamOnce(core: SessionCore, run: RunState, attempt: number): Pr
   const toolCalls: ToolCall[] = [];
   const citations: Citation[] = [];
   let stop: MessageStop | undefined;
+  const deltas = new ArgumentDeltas(core.options.secrets);
   try {
     const schema = run.schema ?? core.options.outputSchema;
     const stream = model.chatStream(
@@ -117,7 +119,7 @@ async function streamOnce(core: SessionCore, run: RunState, attempt: number): Pr
     idle.start(stream);
     for await (const chunk of stream) {
       idle.touch();
-      stop = onChunk(core, run, chunk, toolCalls, citations);
+      stop = onChunk(core, run, chunk, toolCalls, citations, deltas);
       if (chunk.type === 'TextDelta') content += chunk.text;
       else if (chunk.type === 'ThinkingDelta') thinking = (thinking ?? '') + chunk.text;
       if (stop) break;
@@ -168,6 +170,7 @@ function onChunk(
   chunk: ModelChunk,
   toolCalls: ToolCall[],
   citations: Citation[],
+  deltas: ArgumentDeltas,
 ): MessageStop | undefined {
   switch (chunk.type) {
     case 'TextDelta':
@@ -176,18 +179,27 @@ function onChunk(
     case 'ThinkingDelta':
       core.emit(run, { type: 'AssistantThinking', text: chunk.text, signature: '' });
       return undefined;
-    case 'ToolUseStop':
+    case 'ToolUseStart':
+      deltas.start(chunk.callId, chunk.toolName);
+      return undefined;
+    case 'ToolUseDelta': {
+      const event = deltas.delta(chunk.callId, chunk.argumentsDelta);
+      if (event) core.emit(run, event);
+      return undefined;
+    }
+    case 'ToolUseStop': {
+      const rest = deltas.stop(chunk.toolCall.id);
+      if (rest) core.emit(run, rest);
       toolCalls.push(chunk.toolCall);
       return undefined;
+    }
     case 'Citations':
       citations.push(...chunk.citations);
       return undefined;
     case 'MessageStop':
       return chunk;
-    case 'ToolUseStart':
-    case 'ToolUseDelta':
     case 'UsageDelta':
-      return undefined; // progress only: the parsed call and the final usage come later
+      return undefined; // progress only: the final usage comes with MessageStop
     default: {
       const unknown: never = chunk;
       return unknown;

@@ -212,6 +212,7 @@ export class SessionCore {
   ): HookDecision | undefined {
     this.throwIfFatal();
     if (decision) {
+      decision = this.#redactedDecision(decision);
       run.trace
         ?.span(hookSpanKind(decision.hookName), decision.startTime)
         .attribute('phase', phaseName(phase))
@@ -223,6 +224,24 @@ export class SessionCore {
         phase: phaseName(phase),
         outcomeKind: decision.outcome.type,
       });
+    }
+    return decision;
+  }
+
+  /**
+   * A hook's Block reason and Stop text leave the session (events, results, traces): redacted like
+   * everything else it emits. Inject and MutateText are user turns, MutateArgs and MutateHistory what
+   * the tool and the model see, so those stay as written (tool events redact arguments themselves).
+   */
+  #redactedDecision(decision: HookDecision): HookDecision {
+    const outcome = decision.outcome;
+    if (outcome.type === 'Block') {
+      const reason = this.redaction.text(outcome.reason);
+      return reason === outcome.reason ? decision : { ...decision, outcome: { type: 'Block', reason } };
+    }
+    if (outcome.type === 'Stop') {
+      const result = this.redaction.text(outcome.result);
+      return result === outcome.result ? decision : { ...decision, outcome: { type: 'Stop', result } };
     }
     return decision;
   }

@@ -76,7 +76,7 @@ async function runCall(
       break;
   }
   core.emit(run, { type: 'ToolUse', call: core.redaction.call(call) });
-  const span = run.trace?.span(toolSpanKind(call.name)).attribute('toolCallId', call.id);
+  const span = run.trace?.span(toolSpanKind(core.redaction.text(call.name))).attribute('toolCallId', call.id);
   // Only VERBOSE keeps content: rendering the arguments for a STANDARD span would be thrown away.
   if (span && core.options.traceDetail === TraceDetail.VERBOSE) {
     span.content({ input: core.redaction.text(JSON.stringify(call.arguments)) });
@@ -111,8 +111,7 @@ async function runCall(
 
 /** Redacts the result text once and announces it. */
 function redacted(core: SessionCore, run: RunState, call: ToolCall, raw: ToolResult): ToolResult {
-  const { text, counts } = core.redaction.counted(raw.output);
-  const result: ToolResult = text === raw.output ? raw : Object.freeze({ ...raw, output: text });
+  const { result, counts } = core.redaction.result(raw);
   core.emit(run, { type: 'ToolResult', call: core.redaction.call(call), result, redactions: counts });
   return result;
 }

@@ -23,6 +23,21 @@ import { newSessionId, requireSessionId } from './session-id.js';
 import { DEFAULT_EVENT_BUFFER } from './events/event-stream.js';
 import { type ToolBinding } from './tools/tool-binding.js';
 
+/**
+ * The registry of options given none: sessions opened from one options object share it (the reference's
+ * contract), so a secret registered through one of them is redacted in all.
+ */
+const DEFAULT_REGISTRIES = new WeakMap<SessionOptions, SecretRegistry>();
+
+function defaultRegistry(options: SessionOptions): SecretRegistry {
+  let registry = DEFAULT_REGISTRIES.get(options);
+  if (!registry) {
+    registry = new SecretRegistry();
+    DEFAULT_REGISTRIES.set(options, registry);
+  }
+  return registry;
+}
+
 /** Stateless (it summarises with the session's own model): one instance serves every session. */
 const DEFAULT_COMPACTOR = new SummarizingCompactor();
 
@@ -41,7 +56,10 @@ export interface SessionOptions {
   readonly limits?: Partial<SessionLimits>;
   readonly concurrency?: Partial<ConcurrencyLimits>;
   readonly costCalculator?: CostCalculator;
-  /** The session's one registry; default a new empty one (redacts nothing). */
+  /**
+   * The session's one registry; default an empty one (redacts nothing) that every session opened from
+   * this same options object shares.
+   */
   readonly secrets?: SecretRegistry;
   readonly tokenCounter?: TokenCounter;
   /** Runs at 95 % context fill; default a SummarizingCompactor on the session's model. */
@@ -99,7 +117,7 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     limits: resolveLimits(options.limits),
     concurrency: resolveConcurrency(options.concurrency),
     costCalculator: options.costCalculator ?? CostCalculator.ZERO,
-    secrets: options.secrets ?? new SecretRegistry(),
+    secrets: options.secrets ?? defaultRegistry(options),
     tokenCounter: options.tokenCounter ?? TokenCounter.charBased(),
     contextCompactor: options.contextCompactor ?? DEFAULT_COMPACTOR,
     outputSchema: options.outputSchema,

@@ -65,6 +65,21 @@ describe('secret redaction', () => {
     expect(redaction.errorForLog('plain')).toBe('plain');
   });
 
+  it('sessions opened from one options object share its default registry; other options get their own', async () => {
+    const options = { model: new ScriptedModel(), logger: recordingLogger() };
+    const first = await AgentSession.open(options);
+    const second = await AgentSession.open(options);
+    const other = await AgentSession.open({ ...options });
+    expect(second.secrets).toBe(first.secrets);
+    expect(other.secrets).not.toBe(first.secrets);
+    first.secrets.register('SHARED', SECRET);
+    expect(second.secrets.names()).toEqual(['SHARED']);
+    expect(other.secrets.size).toBe(0);
+    const explicit = new SecretRegistry();
+    expect((await AgentSession.open({ ...options, secrets: explicit })).secrets).toBe(explicit);
+    await Promise.all([first.close(), second.close(), other.close()]);
+  });
+
   it('no secret planted in tool output, arguments or errors appears in events, hooks, errors, traces or tool history', async () => {
     vi.useFakeTimers();
     const registry = new SecretRegistry();

@@ -1,7 +1,7 @@
 import { CostCalculator, Pricing, type Trace, TraceDetail, toolCall, Usage } from '@helios/core';
 import { ScriptedModel } from '@helios/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AgentSession, HookOutcome } from './index.js';
+import { AgentSession, HookOutcome, type ResultMessage } from './index.js';
 import { add, addTool, readBinding, recordingLogger } from '../test/helpers.js';
 import { renderPrompt } from './tracing/run-trace.js';
 
@@ -53,6 +53,64 @@ describe('tracing', () => {
     const refused = await session.send('again');
     expect(refused.type).toBe('Refusal');
     expect(traces[1]).toMatchObject({ status: 'ERROR', error: 'refused: no', runId: refused.runId });
+    await session.close();
+  });
+
+  it("traces and prices the default compactor's summary call, so trace totals equal the result's", async () => {
+    const traces: Trace[] = [];
+    // Turn one fills the context; the summary call answers from the same scripted model, then turn two.
+    const model = new ScriptedModel({ contextWindow: 20_100 })
+      .thenText('x'.repeat(300), { usage: Usage.of(100, 80) })
+      .thenText('the summary', { usage: Usage.of(60, 10) })
+      .thenText('done', { usage: Usage.of(20, 5) });
+    const session = await AgentSession.open({
+      model,
+      logger: recordingLogger(),
+      costCalculator: CostCalculator.staticTable({ scripted: Pricing.ofUsdPerMillion(1_000, 2_000) }),
+      traceListener: { onTrace: (trace) => void traces.push(trace) },
+    });
+    const results = [await session.send('a'.repeat(300)), await session.send('next')];
+    expect(results.map((r) => r.type)).toEqual(['Success', 'Success']);
+    const index = traces.findIndex((t) => t.spans.some((s) => s.attributes['purpose'] === 'compaction'));
+    const [trace, result] = [traces[index] as Trace, results[index] as ResultMessage];
+    const compaction = trace.spans.find((s) => s.attributes['purpose'] === 'compaction');
+    expect(compaction).toMatchObject({
+      kind: 'model.call',
+      status: 'OK',
+      attributes: { modelId: 'scripted' },
+      usage: Usage.of(60, 10),
+    });
+    expect(compaction?.cost.microUsd).toBe(60_000n + 20_000n);
+    expect(trace.usage).toEqual(result.usage);
+    expect(trace.cost.microUsd).toBe(result.cost.microUsd);
+    for (const [i, each] of results.entries()) {
+      expect(traces[i]?.usage, `run ${i}`).toEqual(each.usage);
+      expect(traces[i]?.cost.microUsd, `run ${i}`).toBe(each.cost.microUsd);
+    }
+    await session.close();
+  });
+
+  it('compaction tokens without a model id end the run instead of going unpriced past the budget', async () => {
+    const traces: Trace[] = [];
+    const model = new ScriptedModel().thenText('x'.repeat(40)).thenText('never asked');
+    const session = await AgentSession.open({
+      model,
+      logger: recordingLogger(),
+      limits: { maxContextTokens: 40 },
+      contextCompactor: { compact: (history) => Promise.resolve({ history, usage: Usage.of(5, 5) }) },
+      traceListener: { onTrace: (trace) => void traces.push(trace) },
+    });
+    const result = await session.send('a'.repeat(200));
+    expect(result).toMatchObject({
+      type: 'ErrorDuringExecution',
+      error: { kind: 'UnpricedUsage', message: expect.stringContaining('10 tokens without the id') },
+    });
+    expect(result.usage.totalTokens).toBe(10);
+    expect(traces[0]?.spans.find((s) => s.attributes['purpose'] === 'compaction')).toMatchObject({
+      status: 'ERROR',
+      usage: Usage.of(5, 5),
+    });
+    expect(model.remainingTurns).toBe(2);
     await session.close();
   });
 

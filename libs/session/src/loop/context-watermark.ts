@@ -7,6 +7,7 @@ import { CostEstimate, Usage, isProgrammingError } from '@helios/core';
 import { ContextCompactor } from '../compaction.js';
 import { effectiveContextTokens } from '../limits.js';
 import { type Verdict } from '../result-message.js';
+import { SerializedError } from '../serialized-error.js';
 import { type RunState } from './run-state.js';
 import { type SessionCore } from './session-core.js';
 
@@ -36,11 +37,12 @@ export async function checkContext(core: SessionCore, run: RunState): Promise<Ve
 }
 
 async function compact(core: SessionCore, run: RunState): Promise<Verdict | undefined> {
-  const { contextCompactor, costCalculator, model, logger } = core.options;
+  const { contextCompactor, model, logger } = core.options;
   const before = [...core.history];
   const tokensBefore = core.historyTokens;
   const pre = await core.decide(run, 'PreCompact', (hook, context) => hook.handle(before, context));
   const input = pre?.outcome.type === 'MutateHistory' ? pre.outcome.messages : before;
+  const startTime = run.trace?.now();
   let result;
   try {
     result = await contextCompactor.compact(input, { sessionId: core.sessionId, signal: run.signal, model });
@@ -51,7 +53,8 @@ async function compact(core: SessionCore, run: RunState): Promise<Verdict | unde
   }
   const usage = result.usage ?? Usage.ZERO;
   if (usage.totalTokens > 0) {
-    run.addUsage(usage, result.modelId ? costCalculator.cost(result.modelId, usage) : CostEstimate.ZERO);
+    const unpriced = chargeCompaction(core, run, usage, result.modelId, startTime);
+    if (unpriced) return unpriced;
   }
   if (result.history.length >= before.length) return undefined;
   core.replaceHistory(result.history);
@@ -70,4 +73,32 @@ async function compact(core: SessionCore, run: RunState): Promise<Verdict | unde
     tokensAfter: payload.tokensAfter,
   });
   return post?.outcome.type === 'Stop' ? { type: 'Success', result: post.outcome.result } : undefined;
+}
+
+/**
+ * Counts what the compaction's model call spent against the run and traces it as a `model.call` span
+ * (purpose `compaction`), so trace totals keep equalling the run's. Tokens without the model that spent
+ * them cannot be priced: pricing them at zero would let them past the budget, so the run ends instead.
+ */
+function chargeCompaction(
+  core: SessionCore,
+  run: RunState,
+  usage: Usage,
+  modelId: string | undefined,
+  startTime: number | undefined,
+): Verdict | undefined {
+  const cost = modelId ? core.options.costCalculator.cost(modelId, usage) : CostEstimate.ZERO;
+  run.addUsage(usage, cost);
+  const span = run.trace
+    ?.span('model.call', startTime)
+    .attribute('purpose', 'compaction')
+    .usage(usage)
+    .cost(cost);
+  if (modelId) {
+    span?.attribute('modelId', modelId).end();
+    return undefined;
+  }
+  const message = `the context compactor reported ${usage.totalTokens} tokens without the id of the model that spent them, so they cannot be priced against the budget`;
+  span?.fail(message);
+  return { type: 'ErrorDuringExecution', error: SerializedError.ofKind('UnpricedUsage', message) };
 }

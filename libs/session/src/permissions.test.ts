@@ -152,19 +152,39 @@ describe('permissions in a session', () => {
     expect(request?.questionId).toMatch(/^perm-/);
     expect(session.pendingQuestions()).toEqual([request]);
     expect(() => session.answer('perm-unknown', { selectedLabels: ['Allow'] })).toThrow(UnknownQuestionError);
-    expect(() => session.answer(request?.questionId ?? '', { selectedLabels: ['Maybe'] })).toThrow(
-      /unknown option/,
-    );
     expect(() => session.answer(request?.questionId ?? '', { selectedLabels: [] })).toThrow(/at least one/);
-    expect(() => session.answer(request?.questionId ?? '', { selectedLabels: ['Allow', 'Deny'] })).toThrow(
-      /exactly one/,
+    expect(() => session.answer(request?.questionId ?? '', { selectedLabels: ['Allow', ' '] })).toThrow(
+      /non-blank/,
     );
+    expect(() =>
+      session.answer(request?.questionId ?? '', { selectedLabels: [3] as unknown as string[] }),
+    ).toThrow(/non-blank/);
     session.answer(request?.questionId ?? '', { selectedLabels: ['allow'] });
     expect((await pending).type).toBe('Success');
     expect(ran).toEqual(['./notes.md']);
     expect(session.pendingQuestions()).toEqual([]);
     await session.close();
     stream.close();
+  });
+
+  it("an answer in the user's own words is taken, and approves nothing but Allow", async () => {
+    const ran: string[] = [];
+    const model = new ScriptedModel().thenToolCalls([toolCall('w1', 'Write', { path: 'x' })]).thenText('ok');
+    const session = await AgentSession.open({
+      model,
+      logger: recordingLogger(),
+      tools: [writeTool(ran)],
+      permission: new Permission('DEFAULT', [], ['Write(**)']),
+    });
+    const stream = session.events();
+    const pending = session.send('go');
+    await vi.waitFor(() => expect(session.pendingQuestions()).toHaveLength(1));
+    session.answer(session.pendingQuestions()[0]?.questionId ?? '', { selectedLabels: ['Maybe later'] });
+    expect((await pending).type).toBe('Success');
+    await session.close();
+    expect(ran).toEqual([]);
+    const blocked = (await drain(stream)).find((e) => e.type === 'ToolBlocked');
+    expect(blocked).toMatchObject({ reason: expect.stringContaining('permission: user denied Write(x)') });
   });
 
   it('a Deny answer blocks the call with the user note', async () => {

@@ -54,7 +54,7 @@ export class PendingQuestions {
   answer(questionId: string, response: QuestionResponse): void {
     const pending = this.#pending.get(questionId);
     if (!pending) throw new UnknownQuestionError(`no pending question with id ${JSON.stringify(questionId)}`);
-    const checked = checkResponse(pending.request, response);
+    const checked = checkResponse(response);
     this.#pending.delete(questionId);
     pending.resolve(checked);
   }

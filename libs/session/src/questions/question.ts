@@ -28,26 +28,28 @@ export const MODEL_QUESTION_PREFIX = 'q-';
 export const MAX_HEADER_LENGTH = 12;
 export const MAX_LABEL_LENGTH = 80;
 
-/** Checks an answer against the question it answers; throws InvalidArgumentError naming the problem. */
-export function checkResponse(request: QuestionRequest, response: QuestionResponse): QuestionResponse {
-  const labels = response.selectedLabels;
+/**
+ * Checks an answer's shape (the reference's AskUserQuestionResponse): at least one label, none blank.
+ * Labels need not be among the options — a user may answer in their own words, and each asker judges
+ * what it got (a permission approves only on `Allow`). Throws InvalidArgumentError naming the problem.
+ */
+export function checkResponse(response: QuestionResponse): QuestionResponse {
+  const labels: unknown = response.selectedLabels;
   if (!Array.isArray(labels) || labels.length === 0) {
     throw new InvalidArgumentError('selectedLabels must name at least one option');
   }
-  if (!request.multiSelect && labels.length > 1) {
-    throw new InvalidArgumentError('this question takes exactly one label');
-  }
-  const known = new Set(request.options.map((option) => option.label.toLowerCase()));
   for (const label of labels) {
-    if (typeof label !== 'string' || !known.has(label.toLowerCase())) {
-      throw new InvalidArgumentError(`unknown option label ${JSON.stringify(label)}`);
+    if (typeof label !== 'string' || label.trim() === '') {
+      throw new InvalidArgumentError(
+        `selectedLabels must be non-blank strings, got ${JSON.stringify(label)}`,
+      );
     }
   }
   if (response.customText !== undefined && typeof response.customText !== 'string') {
     throw new InvalidArgumentError('customText must be a string');
   }
   return Object.freeze({
-    selectedLabels: Object.freeze([...labels]),
+    selectedLabels: Object.freeze([...(labels as string[])]),
     ...(response.customText ? { customText: response.customText } : {}),
   });
 }

@@ -44,6 +44,10 @@ export type {
 export { StopReason } from './stop-reason.js';
 export { isControlEvent, type QueryEvent, type QueryEventType } from './query-event.js';
 export type * from './query-event.js';
+export { fromWire, type QueryEventWire, toWire } from './wire/event-wire.js';
+export { resultFromWire, resultToWire, type ResultMessageWire } from './wire/result-wire.js';
+export { WireFormatError } from './wire/wire-error.js';
+export { type Wire } from './wire/wire-type.js';
 export { CONTROL_EVENT_WAIT_MS, DEFAULT_EVENT_BUFFER, EventStream } from './events/event-stream.js';
 export {
   type CompactionPayload,

@@ -81,6 +81,26 @@ describe('limits', () => {
     await second.close();
   });
 
+  it('maxTurns edge: an answer on turn N of maxTurns N ends ErrorMaxTurns (the limit is checked before the answer)', async () => {
+    // The reference's classifier checks turnIndex >= maxTurns before the finish reason, so the last
+    // allowed turn's answer is not a Success; one turn of headroom more and it is.
+    const atLimit = await AgentSession.open({
+      model: toolLoop(2).thenText('done'),
+      logger: recordingLogger(),
+      tools: [readBinding(addTool)],
+      limits: { maxTurns: 3 },
+    });
+    expect(await atLimit.send('go')).toMatchObject({ type: 'ErrorMaxTurns', turnsUsed: 3 });
+    await atLimit.close();
+    const single = await AgentSession.open({
+      model: new ScriptedModel().thenText('done'),
+      logger: recordingLogger(),
+      limits: { maxTurns: 1 },
+    });
+    expect(await single.send('go')).toMatchObject({ type: 'ErrorMaxTurns', turnsUsed: 1 });
+    await single.close();
+  });
+
   it('maxTurns counts per run', async () => {
     const model = toolLoop(1).thenText('a').thenText('b');
     const session = await AgentSession.open({
@@ -244,8 +264,28 @@ describe('limits', () => {
     expect((await session.send('b')).type).toBe('Success');
     await session.close();
     const events = await drain(stream);
-    expect(events.filter((e) => e.type === 'ContextWarning').length).toBeGreaterThanOrEqual(1);
+    // Once before the compaction of the first run; the compaction re-arms it, and the history it left
+    // never reaches 85 % again.
+    expect(events.filter((e) => e.type === 'ContextWarning')).toHaveLength(1);
     expect(events.find((e) => e.type === 'ContextEdited')).toMatchObject({ removedBlocks: 1 });
+  });
+
+  it('warns exactly once while the fill stays above 85 % over many turns and runs', async () => {
+    const model = toolLoop(3).thenText('done').thenText('again');
+    const session = await AgentSession.open({
+      model,
+      logger: recordingLogger(),
+      tools: [readBinding(addTool)],
+      limits: { maxContextTokens: 40 },
+      contextCompactor: ContextCompactor.disabled(),
+    });
+    const stream = session.events();
+    expect((await session.send('a'.repeat(140))).type).toBe('Success');
+    expect((await session.send('b')).type).toBe('Success');
+    await session.close();
+    const warnings = (await drain(stream)).filter((e) => e.type === 'ContextWarning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ turnIndex: 1 });
   });
 
   it('a disabled compactor leaves the history; a failing one is logged', async () => {

@@ -9,6 +9,8 @@ const CHECK_TIMEOUT_MS = 2_000;
 /** Ready = not shutting down, the database answers, and every migration of this build is applied. */
 export async function checkReadiness(ctx: AppContext): Promise<Readiness> {
   if (ctx.lifecycle.shuttingDown) return { ready: false, reason: 'shutting down' };
+  const known = ctx.database.unavailableReason();
+  if (known) return { ready: false, reason: `database unreachable: ${known}` };
   try {
     const pending = await withTimeout(
       pendingMigrationCount(ctx.database.dataSource),

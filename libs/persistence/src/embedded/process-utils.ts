@@ -48,3 +48,26 @@ export async function stopPostmaster(pid: number, graceMs: number): Promise<void
     if (await waitForExit(pid, wait)) return;
   }
 }
+
+/**
+ * Kills what is left of a dead postmaster's process group (its backends and auxiliary processes), then
+ * waits (bounded) until the group is gone: a new postmaster refuses to start while any of them still
+ * holds the old shared memory. A group whose leader has exited keeps its id until its last member
+ * exits, so the id cannot name an unrelated group meanwhile.
+ */
+export async function killProcessGroup(pgid: number, timeoutMs: number): Promise<void> {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    return; // no member left
+  }
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    await sleep(25);
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The API owns the embedded PostgreSQL it started: when the postmaster dies under it (kill -9), it starts
+ * it again (crash recovery replays the WAL), readiness says 503 meanwhile and 200 after, governance fails
+ * closed in between and loses no audit it answered 201 for. A SIGTERM of the API stops the server for
+ * good: an expected stop is not a crash.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort, isAlive, waitForExit } from '@helios/persistence';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startApi, waitForUrl, type ApiProcess } from './support/api-process.js';
+import { embeddedTarget, tempDir } from './support/databases.js';
+
+const TOKEN = 'supervision-adapter-token-0000000000001';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+
+async function configFile(sdkPort: number): Promise<string> {
+  const dir = await tempDir();
+  const policy = join(dir, 'helio.yaml');
+  await writeFile(policy, `version: '1'\nsdk: { enabled: true, port: ${sdkPort} }\n`);
+  const config = join(dir, 'helios.yaml');
+  await writeFile(config, `governance:\n  policy: ${policy}\n`);
+  return config;
+}
+
+interface Lock {
+  readonly postgresPid: number;
+  readonly port: number;
+}
+
+async function readLock(dataDir: string): Promise<Lock> {
+  return JSON.parse(await readFile(join(dataDir, 'embedded-postgres.lock'), 'utf8')) as Lock;
+}
+
+/** Polls /readyz until it answers `status` (bounded); returns how long that took. */
+async function readinessBecomes(api: ApiProcess, status: number, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const answer = await fetch(`${api.url}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (answer === status) return Date.now() - started;
+    await sleep(50);
+  }
+  throw new Error(`/readyz did not answer ${status} within ${timeoutMs} ms:\n${api.output()}`);
+}
+
+describe('the embedded PostgreSQL under a running API', () => {
+  it('is restarted after kill -9, readiness recovers and no answered audit is lost', async () => {
+    const target = await embeddedTarget();
+    cleanups.push(() => target.dispose());
+    const sdkPort = await freePort();
+    const api = await startApi(await freePort(), {
+      ...target.env,
+      HELIOS_CONFIG: await configFile(sdkPort),
+      HELIO_ADAPTER_TOKEN: TOKEN,
+      LOG_LEVEL: 'info',
+    });
+    cleanups.push(async () => {
+      if (api.child.exitCode === null && api.child.signalCode === null) api.child.kill('SIGTERM');
+      await api.exited;
+    });
+    const adapter = `http://127.0.0.1:${sdkPort}`;
+    await waitForUrl(`${adapter}/healthz`, 10_000);
+    const post = (path: string, body: unknown) =>
+      fetch(`${adapter}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(15_000),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+
+    const audited = new Map<number, string>(); // n → audit_record_id of an audit answered 201
+    const allowedUnaudited: number[] = [];
+    let n = 0;
+    let running = true;
+    const worker = async () => {
+      while (running) {
+        const i = (n += 1);
+        try {
+          const evaluated = await post('/evaluate', {
+            tool: { name: 'supervision-probe' },
+            arguments: { n: i },
+          });
+          if (evaluated.status !== 200) {
+            await sleep(20); // failing closed while the database is down
+            continue;
+          }
+          expect(evaluated.body.decision).toBe('allow');
+          const audit = await post('/audit', {
+            evaluation_id: evaluated.body.evaluation_id,
+            status: 'success',
+          });
+          if (audit.status === 201) audited.set(i, audit.body.audit_record_id as string);
+          else allowedUnaudited.push(i);
+        } catch {
+          await sleep(20); // a request cut by the outage
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 6 }, worker));
+    await sleep(1_000);
+    const before = await readLock(target.database.dataDir);
+    const auditedBeforeCrash = audited.size;
+    process.kill(before.postgresPid, 'SIGKILL');
+    expect(await waitForExit(before.postgresPid, 5_000)).toBe(true);
+
+    await readinessBecomes(api, 503, 5_000);
+    const recoveredIn = await readinessBecomes(api, 200, 30_000);
+    const after = await readLock(target.database.dataDir);
+    expect(after.postgresPid).not.toBe(before.postgresPid);
+    expect(isAlive(after.postgresPid)).toBe(true);
+    expect(api.output()).toMatch(/embedded PostgreSQL \(pid \d+\) exited unexpectedly .*restart attempt 1/);
+
+    // Governance answers again: the load completes whole rounds after the restart.
+    const auditedAtRecovery = audited.size;
+    const deadline = Date.now() + 15_000;
+    while (audited.size < auditedAtRecovery + 20 && Date.now() < deadline) await sleep(100);
+    running = false;
+    await load;
+    expect(auditedBeforeCrash).toBeGreaterThan(10);
+    expect(audited.size).toBeGreaterThanOrEqual(auditedAtRecovery + 20);
+
+    // Every audit answered 201, before or after the crash, is in the database once.
+    const password = (await readFile(join(target.database.dataDir, 'postgres.password'), 'utf8')).trim();
+    const client = new pg.Client({
+      connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${after.port}/helios`,
+    });
+    await client.connect();
+    const { rows } = await client.query<{ id: string }>(
+      `SELECT id::text AS id FROM audit_records WHERE tool_name = 'supervision-probe' AND record_kind = 'tool_call'`,
+    );
+    await client.end();
+    const stored = new Set(rows.map((row) => row.id));
+    const missing = [...audited.values()].filter((id) => !stored.has(id));
+    expect(missing).toEqual([]);
+    console.info(`readiness recovered ${recoveredIn} ms after the kill; ${audited.size} audits answered 201`);
+
+    // An expected stop is not a crash: SIGTERM stops the server and nothing starts it again.
+    api.child.kill('SIGTERM');
+    expect((await api.exited).code).toBe(0);
+    expect(await waitForExit(after.postgresPid, 5_000)).toBe(true);
+    await expect(readLock(target.database.dataDir)).rejects.toThrow(/ENOENT/);
+    expect(api.output()).not.toMatch(/restart attempt 2/);
+  });
+});

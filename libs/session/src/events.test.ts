@@ -2,7 +2,7 @@ import { ScriptedModel } from '@helios/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventHub } from './events/event-hub.js';
 import { AgentSession, CONTROL_EVENT_WAIT_MS, isControlEvent, type QueryEvent } from './index.js';
-import { drain, recordingLogger, types } from '../test/helpers.js';
+import { add, addTool, drain, readBinding, recordingLogger, types } from '../test/helpers.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -36,10 +36,47 @@ describe('event streams', () => {
     expect(stream.buffered).toBe(2);
     expect(stream.missed).toBe(3);
     expect(logger.lines.filter((line) => line.level === 'debug')).toHaveLength(1);
+    // A reader that reads is active: it may hold ACTIVE_MARGIN more until the loop yields to it.
     await stream.next();
     for (let i = 0; i < 3; i += 1) void hub.publish(event('AssistantText', i));
-    expect(stream.missed).toBe(5);
+    expect(stream.missed).toBe(3);
+    expect(hub.needsYield).toBe(true);
+    expect(await hub.yieldToReaders()).toBeUndefined();
+    // It read nothing during the yield: no longer active, so a full buffer misses again.
+    expect(stream.buffered).toBe(4);
+    void hub.publish(event('AssistantText', 9));
+    expect(stream.missed).toBe(4);
+    expect(hub.needsYield).toBe(false);
     expect(logger.lines.filter((line) => line.level === 'debug')).toHaveLength(2);
+  });
+
+  it('asks the loop to yield only when a reader that keeps up is full, and not for a stalled one', async () => {
+    const hub = new EventHub({ capacity: 4, controlWaitMs: 10, logger: recordingLogger() });
+    const stalled = hub.open();
+    for (let i = 0; i < 10; i += 1) void hub.publish(event('AssistantText', i));
+    expect(hub.needsYield).toBe(false);
+    const reader = hub.open();
+    const first = reader.next(); // waiting in next(): active
+    for (let i = 10; i < 13; i += 1) {
+      void hub.publish(event('AssistantText', i));
+      expect(hub.needsYield).toBe(false);
+    }
+    void hub.publish(event('AssistantText', 13)); // the wake is still pending: the buffer is full now
+    expect(hub.needsYield).toBe(true);
+    void hub.publish(event('AssistantText', 14)); // within the active margin, not missed
+    const got: number[] = [];
+    const reading = (async () => {
+      got.push(Number((await first).value?.turnIndex));
+      for await (const e of reader) got.push(e.turnIndex);
+    })();
+    await hub.yieldToReaders();
+    expect(got).toEqual([10, 11, 12, 13, 14]);
+    expect(hub.needsYield).toBe(false);
+    expect(hub.yieldToReaders()).toBeUndefined();
+    expect(stalled.missed).toBe(11);
+    expect(reader.missed).toBe(0);
+    hub.close();
+    await reading;
   });
 
   it('a control event waits for room, and is delivered when the reader reads within 30 s', async () => {
@@ -109,15 +146,16 @@ describe('event streams', () => {
     for (let i = 100; i < 10_000; i += 1) void hub.publish(event('AssistantText', i));
     expect(stalled.buffered).toBe(300);
     expect(stalled.missed).toBe(9_700);
-    expect(partial.buffered).toBe(300);
-    expect(partial.missed).toBe(9_650);
+    // Having read, `partial` is active: it holds its capacity plus as much again until a yield.
+    expect(partial.buffered).toBe(600);
+    expect(partial.missed).toBe(9_350);
     const first = await stalled.next();
     expect(first.value).toMatchObject({ text: '0' });
     const next = await partial.next();
     expect(next.value).toMatchObject({ text: '50' });
     hub.close();
     const rest = await drain(partial);
-    expect(rest.at(-1)).toMatchObject({ text: '349' });
+    expect(rest.at(-1)).toMatchObject({ text: '649' });
   });
 
   it('a pending read gets the next event; return() and disposal end the stream', async () => {
@@ -171,25 +209,31 @@ describe('event streams', () => {
     expect(types(gap)).toEqual(['RunStarted', 'UserMessageReceived', 'AssistantText', 'AssistantText']);
   });
 
-  it('wakes readers after the burst: a waiting reader gets what fit, then RunEnded once it reads', async () => {
-    const model = new ScriptedModel().thenText(Array.from({ length: 20 }, (_, i) => `t${i}`));
-    const session = await AgentSession.open({ model, eventBufferSize: 4, logger: recordingLogger() });
-    const reader = session.events();
-    const collected: QueryEvent[] = [];
-    const reading = (async () => {
-      for await (const e of reader) collected.push(e);
-    })();
-    expect((await session.send('go')).type).toBe('Success');
-    await session.close();
-    await reading;
-    expect(types(collected)).toEqual([
-      'RunStarted',
-      'UserMessageReceived',
-      'AssistantText',
-      'AssistantText',
-      'RunEnded',
-    ]);
-    expect(reader.missed).toBe(19); // 18 deltas and TurnEnded
+  it('a reader waiting in next() gets every event of a loop that never yields, buffer of 4 or not', async () => {
+    for (const eventBufferSize of [1, 4, 256]) {
+      const model = new ScriptedModel()
+        .thenToolCalls([add('c1'), add('c2'), add('c3')])
+        .thenText(Array.from({ length: 40 }, (_, i) => `t${i}`));
+      const seen: QueryEvent[] = [];
+      const session = await AgentSession.open({
+        model,
+        eventBufferSize,
+        logger: recordingLogger(),
+        tools: [readBinding(addTool)],
+        hooks: [{ type: 'OnStreamEvent', handle: (e) => void seen.push(e) }],
+      });
+      const reader = session.events();
+      const collected: QueryEvent[] = [];
+      const reading = (async () => {
+        for await (const e of reader) collected.push(e);
+      })();
+      expect((await session.send('go')).type).toBe('Success');
+      await session.close();
+      await reading;
+      expect(collected.length, `buffer ${eventBufferSize}`).toBeGreaterThan(50);
+      expect(collected, `buffer ${eventBufferSize}`).toEqual(seen);
+      expect(reader.missed).toBe(0);
+    }
   });
 
   it('a reader keeps every event of a loop that waits between steps', async () => {

@@ -6,8 +6,13 @@
  *
  * Readers are woken through an RxJS Subject on the macrotask queue, once per batch of events: the loop
  * never runs a reader's code between its own steps, so a thousand readers cost it what one costs. A
- * loop that never yields (an in-memory model) therefore runs ahead of its readers, which then see the
- * gap a full buffer makes; a loop that waits on a provider leaves them all the time they need.
+ * loop that never yields (an in-memory model, a cached answer, synchronous tools) would then run ahead
+ * of its readers; so the hub watches the readers that keep up (active: they read since its last yield,
+ * or wait in next()) and, once one of their buffers is full, `needsYield` asks the loop to yield one
+ * macrotask at its next step, in which the woken readers drain. The check per event is one comparison
+ * with the lowest fill position of the active readers; only reaching it costs a pass over them. A
+ * reader that read nothing during a yield is no longer active, so a stalled reader never holds the
+ * loop back: it just misses what does not fit, as before.
  */
 import { Subject, type Subscription } from 'rxjs';
 import { type SessionLogger } from '../logger.js';
@@ -34,6 +39,10 @@ export class EventHub {
   readonly #streams = new Set<EventStream>();
   #wakeScheduled = false;
   #closed = false;
+  /** Readers that kept up since the last yield. */
+  readonly #active = new Set<EventStream>();
+  /** Lowest log position at which an active reader may be full (a stale value is only ever too low). */
+  #yieldAt = Number.POSITIVE_INFINITY;
 
   constructor(config: EventHubConfig) {
     this.#config = config;
@@ -49,8 +58,10 @@ export class EventHub {
     const stream = new EventStream({
       ...this.#config,
       log: this.#log,
+      onActive: () => this.#watch(stream),
       onClose: () => {
         this.#streams.delete(stream);
+        this.#active.delete(stream);
         subscription?.unsubscribe();
         if (this.#streams.size === 0) this.#log.clear();
       },
@@ -83,6 +94,35 @@ export class EventHub {
     return Promise.all(waits).then(() => undefined);
   }
 
+  /** An active reader's buffer may be full: the loop should call `yieldToReaders` at its next step. */
+  get needsYield(): boolean {
+    return this.#log.head >= this.#yieldAt;
+  }
+
+  /**
+   * Resolves after one macrotask in which woken readers drain, when an active reader's buffer is full;
+   * undefined (no wait) when none is. Every active reader then has to read again to stay active.
+   */
+  yieldToReaders(): Promise<void> | undefined {
+    const head = this.#log.head;
+    let full = false;
+    let next = Number.POSITIVE_INFINITY;
+    for (const stream of this.#active) {
+      const fill = stream.fillPosition();
+      if (fill <= head) full = true;
+      else if (fill < next) next = fill;
+    }
+    if (!full) {
+      this.#yieldAt = next;
+      return undefined;
+    }
+    this.#yieldAt = Number.POSITIVE_INFINITY;
+    for (const stream of this.#active) stream.deactivate();
+    this.#active.clear();
+    this.#scheduleWake();
+    return new Promise((resolve) => scheduleMacrotask(resolve));
+  }
+
   /** Ends every stream; readers drain their buffers, waiting control events are released. */
   close(): void {
     if (this.#closed) return;
@@ -90,6 +130,12 @@ export class EventHub {
     for (const stream of [...this.#streams]) stream.end();
     this.#log.clear();
     this.#wake.complete();
+  }
+
+  #watch(stream: EventStream): void {
+    this.#active.add(stream);
+    const fill = stream.fillPosition();
+    if (fill < this.#yieldAt) this.#yieldAt = fill;
   }
 
   #scheduleWake(): void {

@@ -1,10 +1,16 @@
 /**
- * One reader's view of a session's events, read with `for await`. Its buffer holds at most `capacity`
- * events: ranges of the session's shared EventLog plus control events handed to it directly. Routine
- * events are judged lazily, in publish order, whenever the reader or the hub looks: while the buffer has
- * room they are in it, once it is full they are missed — exactly as if each had been offered on publish,
- * since the buffer only empties when its reader reads. A control event waits for room up to
- * `controlWaitMs`, then is missed too. The stream ends when its reader closes it (`return`, `close`,
+ * One reader's view of a session's events, read with `for await`. Its buffer holds `capacity` events:
+ * ranges of the session's shared EventLog plus control events handed to it directly. Routine events are
+ * judged lazily, in publish order, whenever the reader or the hub looks: while the buffer has room they
+ * are in it, once it is full they are missed — exactly as if each had been offered on publish, since the
+ * buffer only empties when its reader reads. A control event waits for room up to `controlWaitMs`, then
+ * is missed too.
+ *
+ * A reader that keeps up — it read since the hub last yielded, or it is waiting in `next()` — is
+ * *active*: when its buffer fills, the hub has the loop yield to the event loop at its next step so the
+ * reader can drain, and meanwhile it may hold up to `ACTIVE_MARGIN` events more, what the loop emits
+ * between two of its steps. A reader that read nothing during a yield loses that status, so a stalled
+ * one costs the loop at most one yield. The stream ends when its reader closes it (`return`, `close`,
  * `using`), when its signal aborts, or when the session closed and the buffer is drained.
  */
 import { type SessionLogger } from '../logger.js';
@@ -13,6 +19,11 @@ import { type EventLog } from './event-log.js';
 
 export const DEFAULT_EVENT_BUFFER = 256;
 export const CONTROL_EVENT_WAIT_MS = 30_000;
+/**
+ * Events an active reader may hold beyond its capacity until the loop reaches its next yield point; the
+ * loop emits fewer than a dozen between two of them, and at least its own capacity is allowed.
+ */
+export const ACTIVE_MARGIN = 32;
 
 interface ControlWaiter {
   readonly event: QueryEvent;
@@ -36,6 +47,8 @@ export interface EventStreamConfig {
   readonly logger: SessionLogger;
   readonly log: EventLog;
   readonly onClose: () => void;
+  /** The reader became active (see the class comment): the hub starts watching its fill. */
+  readonly onActive: () => void;
 }
 
 function isRange(item: BufferItem): item is LogRange {
@@ -61,11 +74,32 @@ export class EventStream
   #missed = 0;
   /** Missing routine events since the buffer was last read. */
   #inGap = false;
+  /** Read since the hub's last yield, or waiting in next(). */
+  #active = false;
+  readonly #activeLimit: number;
 
   constructor(config: EventStreamConfig) {
     this.#config = config;
     this.#log = config.log;
     this.#settled = config.log.head;
+    this.#activeLimit = config.capacity + Math.max(config.capacity, ACTIVE_MARGIN);
+  }
+
+  /** Waiting in next() with nothing to read. */
+  get waiting(): boolean {
+    return this.#pulls.length > 0;
+  }
+
+  /** The log position at which this reader's buffer is full (its capacity, not the active margin). */
+  fillPosition(): number {
+    this.settle();
+    return this.#waiters.length > 0 ? this.#settled : this.#settled + this.#config.capacity - this.#size;
+  }
+
+  /** The hub yielded: judge what was published while active, then wait to be seen reading again. */
+  deactivate(): void {
+    this.settle();
+    this.#active = false;
   }
 
   /** Events this reader missed because its buffer was full. */
@@ -96,8 +130,9 @@ export class EventStream
       this.#settled = head;
       return;
     }
-    const room = this.#waiters.length === 0 ? this.#config.capacity - this.#size : 0;
-    const accepted = Math.min(room, head - this.#settled);
+    const limit = this.#active ? this.#activeLimit : this.#config.capacity;
+    const room = this.#waiters.length === 0 ? limit - this.#size : 0;
+    const accepted = Math.max(0, Math.min(room, head - this.#settled));
     if (accepted > 0) {
       this.#acceptRange(this.#settled, this.#settled + accepted);
       this.#settled += accepted;
@@ -169,9 +204,21 @@ export class EventStream
 
   next(): Promise<IteratorResult<QueryEvent, undefined>> {
     this.settle();
-    if (this.#size > 0) return Promise.resolve({ done: false, value: this.#read() });
+    if (this.#size > 0) {
+      const value = this.#read();
+      this.#markActive();
+      return Promise.resolve({ done: false, value });
+    }
     if (this.#closed || this.#ended) return Promise.resolve(DONE);
-    return new Promise((resolve) => this.#pulls.push(resolve));
+    const pull = new Promise<IteratorResult<QueryEvent, undefined>>((resolve) => this.#pulls.push(resolve));
+    this.#markActive();
+    return pull;
+  }
+
+  #markActive(): void {
+    if (this.#active || this.#closed) return;
+    this.#active = true;
+    this.#config.onActive();
   }
 
   return(): Promise<IteratorResult<QueryEvent, undefined>> {

@@ -123,6 +123,8 @@ async function streamOnce(core: SessionCore, run: RunState, attempt: number): Pr
       if (chunk.type === 'TextDelta') content += chunk.text;
       else if (chunk.type === 'ThinkingDelta') thinking = (thinking ?? '') + chunk.text;
       if (stop) break;
+      const pause = core.yieldToReaders();
+      if (pause) await pause;
     }
     if (!stop) throw new IncompleteStreamError('model stream ended without a MessageStop chunk');
   } catch (caught) {

@@ -54,6 +54,8 @@ async function loop(core: SessionCore, run: RunState, citations: Citation[]): Pr
   core.emit(run, { type: 'RunStarted' });
   for (;;) {
     core.throwIfFatal();
+    const pause = core.yieldToReaders();
+    if (pause) await pause;
     const stopped = run.queue.length > 0 ? await drainSteering(core, run) : undefined;
     if (stopped) return stopped;
     if (!core.history.some((message) => message.role !== 'system')) {
@@ -70,6 +72,8 @@ async function loop(core: SessionCore, run: RunState, citations: Citation[]): Pr
     const turn = await runTurn(core, run, sessionContext, citations);
     core.throwIfFatal();
     if (turn.terminal) return turn.terminal;
+    const afterTurn = core.yieldToReaders();
+    if (afterTurn) await afterTurn;
     const late = contextNeedsCare(core) ? await checkContext(core, run) : undefined;
     if (late) return late;
     const verdict = classify(

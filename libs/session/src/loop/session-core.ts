@@ -133,6 +133,14 @@ export class SessionCore {
     this.contextWarned = false;
   }
 
+  /**
+   * A yield point of the loop: when a reader that keeps up has a full buffer, resolves after one
+   * macrotask in which it drains; otherwise undefined, and the loop goes on without a suspension.
+   */
+  yieldToReaders(): Promise<void> | undefined {
+    return this.hub.needsYield ? this.hub.yieldToReaders() : undefined;
+  }
+
   /** Emits a routine event: readers with room get it, full readers miss it; nothing waits. */
   emit(run: RunState, fields: RoutineFields): void {
     void this.#publish(run, fields);

@@ -49,6 +49,8 @@ export async function drainSteering(core: SessionCore, run: RunState): Promise<V
     if (outcome?.type === 'MutateText') message = Message.user(outcome.text);
     accepted.push(message);
     core.emit(run, { type: 'UserMessageReceived', message });
+    const pause = core.yieldToReaders();
+    if (pause) await pause;
   }
   if (accepted.length > 0) core.append(composeUserTurn(accepted));
   return verdict;

@@ -29,6 +29,8 @@ export async function runToolRound(
     if (run.signal.aborted) return undefined;
     const verdict = await runCall(core, run, call, sessionContext);
     if (verdict) return verdict;
+    const pause = core.yieldToReaders();
+    if (pause) await pause;
   }
   return undefined;
 }

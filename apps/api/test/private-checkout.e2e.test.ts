@@ -4,8 +4,10 @@
  * `.helios/` nor the binaries in node_modules there. The API must start anyway, keep its cluster in a
  * place of its own outside the checkout, and find that cluster again at the next start.
  */
+import { execFile } from 'node:child_process';
 import { access, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { freePort } from '@helios/persistence';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runNode, startApi, type ApiProcess } from './support/api-process.js';
@@ -13,21 +15,35 @@ import { privateCheckout, type PrivateCheckout } from './support/private-checkou
 
 const asRoot = process.getuid?.() === 0;
 
+interface User {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+/** As root, an ordinary account to run the API as; otherwise we are one. */
+async function ordinaryUser(): Promise<User | undefined> {
+  if (!asRoot) return undefined;
+  const id = async (flag: string) =>
+    Number((await promisify(execFile)('id', [flag, 'nobody'])).stdout.trim());
+  return { uid: await id('-u'), gid: await id('-g') };
+}
+
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()?.();
 });
 
-async function checkout(): Promise<PrivateCheckout> {
-  const made = await privateCheckout();
+async function checkout(owner?: User): Promise<PrivateCheckout> {
+  const made = await privateCheckout(owner);
   cleanups.push(() => made.dispose());
   return made;
 }
 
-async function start(where: PrivateCheckout): Promise<ApiProcess> {
+async function start(where: PrivateCheckout, user?: User): Promise<ApiProcess> {
   const api = await startApi(await freePort(), { LOG_LEVEL: 'info' }, 60_000, {
     script: where.apiMain,
     cwd: where.root,
+    ...user,
   });
   cleanups.push(async () => {
     if (api.child.exitCode === null && api.child.signalCode === null) api.child.kill('SIGTERM');
@@ -81,9 +97,10 @@ describe('a checkout the postgres user cannot enter', () => {
     },
   );
 
-  it.skipIf(asRoot)('as any other user: the cluster stays in the checkout, under .helios/', async () => {
-    const where = await checkout();
-    const api = await start(where);
+  it('not as root (as nobody when the tests run as root): the cluster stays in .helios/', async () => {
+    const user = await ordinaryUser();
+    const where = await checkout(user);
+    const api = await start(where, user);
     expect(await exists(join(where.root, '.helios/postgres/PG_VERSION'))).toBe(true);
     expect(api.output()).not.toContain('keeps its cluster in');
   });

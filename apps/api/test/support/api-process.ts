@@ -57,10 +57,12 @@ export interface ApiProcess {
   readonly exited: Promise<ProcessResult>;
 }
 
-/** Where the API runs from: another build (`script`) and working directory (`cwd`) than this checkout's. */
+/** Where and as whom the API runs: another build (`script`), working directory, user than ours. */
 export interface StartApiOptions {
   readonly script?: string;
   readonly cwd?: string;
+  readonly uid?: number;
+  readonly gid?: number;
 }
 
 export async function startApi(
@@ -73,6 +75,8 @@ export async function startApi(
     env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: options.cwd,
+    uid: options.uid,
+    gid: options.gid,
   });
   let stdout = '';
   let stderr = '';

@@ -5,10 +5,12 @@
  * copied under a 0700 directory; every other dependency is a symlink to this workspace's, which is
  * harmless because only the embedded PostgreSQL runs as `postgres`.
  */
+import { execFile } from 'node:child_process';
 import { chmod, cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const workspace = resolve(fileURLToPath(new URL('../../../..', import.meta.url)));
 
@@ -29,7 +31,8 @@ export interface PrivateCheckout {
   dispose(): Promise<void>;
 }
 
-export async function privateCheckout(): Promise<PrivateCheckout> {
+/** `owner`: the user the 0700 directory belongs to (root's home, or a user's); default ourselves. */
+export async function privateCheckout(owner?: { uid: number; gid: number }): Promise<PrivateCheckout> {
   const privateDir = await mkdtemp(join(tmpdir(), 'helios-private-'));
   await chmod(privateDir, 0o700);
   const root = join(privateDir, 'helios');
@@ -53,6 +56,7 @@ export async function privateCheckout(): Promise<PrivateCheckout> {
     recursive: true,
     verbatimSymlinks: true,
   });
+  if (owner) await promisify(execFile)('chown', ['-R', '-h', `${owner.uid}:${owner.gid}`, privateDir]);
   return {
     privateDir,
     root,

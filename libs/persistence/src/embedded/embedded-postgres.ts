@@ -12,7 +12,8 @@ import { DEFAULT_RELOCATION_ROOT, placeCluster } from './placement.js';
 import { launchPostmaster, type PostmasterSpec } from './postmaster.js';
 import { PostmasterSupervisor } from './postmaster-supervisor.js';
 import { runAsUser, SUPERUSER, type RunAs } from './postgres-user.js';
-import { commandLine, isAlive, stopPostmaster } from './process-utils.js';
+import { recoverOrphan } from './orphan-recovery.js';
+import { isAlive, stopPostmaster } from './process-utils.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -158,26 +159,6 @@ async function readLockOwner(lockPath: string): Promise<number | undefined> {
     return typeof parsed.ownerPid === 'number' ? parsed.ownerPid : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** A postmaster still running on our cluster belongs to a crashed owner (we hold the lock): stop it. */
-async function recoverOrphan(clusterDir: string, log: EmbeddedLogger): Promise<void> {
-  const pidFile = join(clusterDir, 'postmaster.pid');
-  let pid: number;
-  try {
-    pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  } catch {
-    return;
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return;
-  const cmd = isAlive(pid) ? await commandLine(pid) : undefined;
-  if (cmd?.includes('postgres') && cmd.includes(clusterDir)) {
-    log.warn(`stopping orphaned embedded PostgreSQL (pid ${pid}) left by a process that did not shut down`);
-    await stopPostmaster(pid, 15_000);
-  } else if (cmd !== undefined) {
-    // The pid was reused by an unrelated process; PostgreSQL would refuse to start over a live pid.
-    await rm(pidFile, { force: true });
   }
 }
 

@@ -1,5 +1,6 @@
 import { type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { recoverOrphan } from './orphan-recovery.js';
 import { hasExited, launchPostmaster, type PostmasterSpec } from './postmaster.js';
 import { killProcessGroup, stopPostmaster } from './process-utils.js';
 import { restartDelayMs, STABLE_AFTER_MS } from './restart-backoff.js';
@@ -74,6 +75,8 @@ export class PostmasterSupervisor {
       await sleep(delay, undefined, { signal: this.cancel.signal }).catch(() => undefined);
       if (this.stopping) return;
       try {
+        // The dead server's pid file stays behind; if its pid was reused meanwhile, PostgreSQL would refuse.
+        await recoverOrphan(this.spec.clusterDir, this.log);
         const child = await launchPostmaster(this.spec, this.cancel.signal);
         this.child = child;
         this.startedAt = Date.now();

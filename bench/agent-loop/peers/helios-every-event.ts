@@ -1,6 +1,6 @@
 /**
- * Helios as in helios.ts, but the reader's buffer holds a whole W1 run (4,096 events), so it reads every
- * event: the figure with the reader's full work in it, reported beside the default one. Every run is
+ * Helios as in helios.ts, but the reader's buffer holds a whole W1 run (4,096 events), so the loop never
+ * needs to yield to it: the figure without the yields, reported beside the default one. Every run is
  * checked to have missed nothing.
  */
 import { type W1Outcome } from '../outcome.ts';

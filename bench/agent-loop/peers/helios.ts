@@ -1,9 +1,9 @@
 /**
  * Helios: one session per run with the W1 model, a trace listener, the default permission policy and
- * one event reader. Readers are woken on the macrotask queue, so with this never-yielding model the
- * reader reads what fits in its 256-event buffer, then RunEnded (index.ts reports the counts). The tool
- * is defined once per process, as an application would (defining one costs about half a millisecond,
- * which would swamp a 10-turn run).
+ * one event reader with the default 256-event buffer. The model never yields, so the loop yields to
+ * the reader each time its buffer fills (see EventHub), and the reader reads every event: every run is
+ * checked to have missed none. The tool is defined once per process, as an application would (defining
+ * one costs about half a millisecond, which would swamp a 10-turn run).
  */
 import { bindTool, ToolCategory } from '@helios/session';
 import { type W1Outcome } from '../outcome.ts';
@@ -43,4 +43,8 @@ export async function runWithBuffer(turns: number, eventBufferSize?: number): Pr
   };
 }
 
-export const run = (turns: number): Promise<W1Outcome> => runWithBuffer(turns);
+export async function run(turns: number): Promise<W1Outcome> {
+  const outcome = await runWithBuffer(turns);
+  if (outcome.eventsMissed !== 0) throw new Error(`the reader missed ${outcome.eventsMissed} events`);
+  return outcome;
+}

@@ -85,11 +85,6 @@ export class EventStream
     this.#activeLimit = config.capacity + Math.max(config.capacity, ACTIVE_MARGIN);
   }
 
-  /** Waiting in next() with nothing to read. */
-  get waiting(): boolean {
-    return this.#pulls.length > 0;
-  }
-
   /** The log position at which this reader's buffer is full (its capacity, not the active margin). */
   fillPosition(): number {
     this.settle();

@@ -1,5 +1,6 @@
 import { SecretRegistry } from '@helios/core';
 import { describe, expect, it } from 'vitest';
+import { SessionRedaction } from '../redaction.js';
 import { ArgumentDeltas } from './argument-deltas.js';
 
 const SECRET = 'sk-live-0123456789abcdef';
@@ -17,7 +18,7 @@ function streamed(deltas: ArgumentDeltas, callId: string, fragments: readonly st
 
 describe('ArgumentDeltas', () => {
   it('passes fragments through as they come when no secret is registered', () => {
-    const deltas = new ArgumentDeltas(new SecretRegistry());
+    const deltas = new ArgumentDeltas(new SessionRedaction(new SecretRegistry()));
     deltas.start('c1', 'Write');
     expect(deltas.delta('c1', '{"a":')).toEqual({
       type: 'ToolUseDelta',
@@ -33,7 +34,7 @@ describe('ArgumentDeltas', () => {
     registry.register('KEY', SECRET);
     const json = `{"token":"${SECRET}","again":"${SECRET}"}`;
     for (let size = 1; size <= json.length; size += 3) {
-      const deltas = new ArgumentDeltas(registry);
+      const deltas = new ArgumentDeltas(new SessionRedaction(registry));
       deltas.start('c', 'Call');
       const fragments = json.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g')) as string[];
       const out = streamed(deltas, 'c', fragments);
@@ -47,7 +48,7 @@ describe('ArgumentDeltas', () => {
   it("emits a held-back start at the call's end when it was not a secret after all", () => {
     const registry = new SecretRegistry();
     registry.register('KEY', SECRET);
-    const deltas = new ArgumentDeltas(registry);
+    const deltas = new ArgumentDeltas(new SessionRedaction(registry));
     deltas.start('c', 'Call');
     expect(deltas.delta('c', '{"x":"sk-live')).toMatchObject({ argumentsDelta: '{"x":"' });
     expect(deltas.delta('c', '')).toBeUndefined();
@@ -57,7 +58,7 @@ describe('ArgumentDeltas', () => {
   it('ignores fragments of a call that never started, and redacts a made-up tool name', () => {
     const registry = new SecretRegistry();
     registry.register('KEY', SECRET);
-    const deltas = new ArgumentDeltas(registry);
+    const deltas = new ArgumentDeltas(new SessionRedaction(registry));
     expect(deltas.delta('nope', '{}')).toBeUndefined();
     expect(deltas.stop('nope')).toBeUndefined();
     deltas.start('c', `tool-${SECRET}`);

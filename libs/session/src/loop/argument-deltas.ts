@@ -5,8 +5,8 @@
  * already emitted: a match starting there would have been such a trailing start, so redacting only the
  * held-back tail is the same as redacting the whole text, and the work stays linear in its length.
  */
-import { type SecretRegistry } from '@helios/core';
 import { type EventFields, type ToolUseDelta } from '../query-event.js';
+import { type SessionRedaction } from '../redaction.js';
 
 interface PendingCall {
   readonly toolName: string;
@@ -15,11 +15,11 @@ interface PendingCall {
 }
 
 export class ArgumentDeltas {
-  readonly #registry: SecretRegistry;
+  readonly #redaction: SessionRedaction;
   readonly #calls = new Map<string, PendingCall>();
 
-  constructor(registry: SecretRegistry) {
-    this.#registry = registry;
+  constructor(redaction: SessionRedaction) {
+    this.#redaction = redaction;
   }
 
   start(callId: string, toolName: string): void {
@@ -31,9 +31,9 @@ export class ArgumentDeltas {
     const call = this.#calls.get(callId);
     if (!call) return undefined;
     call.tail += fragment;
-    if (this.#registry.size === 0) return this.#emit(callId, call, call.tail.length);
-    const safe = this.#registry.redactor().trimPartialSecret(call.tail);
-    return this.#emit(callId, call, safe.length);
+    const { registry } = this.#redaction;
+    const safe = registry.size === 0 ? call.tail.length : registry.trimPartialSecret(call.tail).length;
+    return this.#emit(callId, call, safe);
   }
 
   /** The call is complete: what was held back is not a secret's start after all (or is a whole one). */
@@ -48,15 +48,11 @@ export class ArgumentDeltas {
     if (length === 0) return undefined;
     const text = call.tail.slice(0, length);
     call.tail = call.tail.slice(length);
-    if (this.#registry.size === 0) {
-      return { type: 'ToolUseDelta', callId, toolName: call.toolName, argumentsDelta: text };
-    }
-    const redactor = this.#registry.redactor();
     return {
       type: 'ToolUseDelta',
       callId,
-      toolName: redactor.redactText(call.toolName),
-      argumentsDelta: redactor.redactText(text),
+      toolName: this.#redaction.text(call.toolName),
+      argumentsDelta: this.#redaction.text(text),
     };
   }
 }

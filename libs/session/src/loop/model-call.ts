@@ -108,7 +108,7 @@ async function streamOnce(core: SessionCore, run: RunState, attempt: number): Pr
   const toolCalls: ToolCall[] = [];
   const citations: Citation[] = [];
   let stop: MessageStop | undefined;
-  const deltas = new ArgumentDeltas(core.options.secrets);
+  const deltas = new ArgumentDeltas(core.redaction);
   try {
     const schema = run.schema ?? core.options.outputSchema;
     const stream = model.chatStream(

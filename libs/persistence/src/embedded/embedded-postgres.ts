@@ -82,7 +82,8 @@ export class EmbeddedPostgres {
       );
       const { clusterDir, binaries } = placement;
       if (placement.notice) log.info(placement.notice);
-      else await makeTraversable(dataDir, runAs);
+      // A cluster kept inside needs its data directory enterable, also when only the binaries moved out.
+      if (clusterDir === join(dataDir, 'postgres')) await makeTraversable(dataDir, runAs);
       await recoverOrphan(clusterDir, log);
       const password = await readOrCreatePassword(dataDir);
       if (!(await exists(join(clusterDir, 'PG_VERSION')))) {

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadBinaries } from './binaries.js';
+import { type Binaries, canRun, copyBinaries, loadBinaries } from './binaries.js';
 import { placeCluster, relocatedClusterDir } from './placement.js';
 import { runAsUser } from './postgres-user.js';
 
@@ -27,6 +27,16 @@ async function relocationRoot(): Promise<string> {
   return join(dir, 'relocated');
 }
 
+/**
+ * Binaries postgres can run: this workspace's, or a copy in an open directory when the workspace
+ * itself sits in a private directory (a `mktemp -d` clone, as CI may make).
+ */
+async function reachableBinaries(): Promise<Binaries> {
+  const binaries = await loadBinaries();
+  if (await canRun(binaries, await runAsUser())) return binaries;
+  return copyBinaries(binaries, await dataDirUnder(0o755));
+}
+
 describe('placeCluster', () => {
   it('derives the outside cluster from the real path: stable, and distinct per data directory', () => {
     expect(relocatedClusterDir('/root/helios/.helios', '/r')).toBe(
@@ -49,7 +59,7 @@ describe('placeCluster', () => {
 
   it.runIf(asRoot)('as root, keeps the cluster in a data directory postgres can enter', async () => {
     const dataDir = await dataDirUnder(0o755);
-    const binaries = await loadBinaries();
+    const binaries = await reachableBinaries();
     const placement = await placeCluster(dataDir, binaries, await runAsUser(), await relocationRoot());
     expect(placement).toEqual({ clusterDir: join(dataDir, 'postgres'), binaries, notice: undefined });
   });
@@ -57,7 +67,7 @@ describe('placeCluster', () => {
   it.runIf(asRoot)('as root, moves the cluster out of a data directory postgres cannot enter', async () => {
     const dataDir = await dataDirUnder(0o700);
     const root = await relocationRoot();
-    const binaries = await loadBinaries();
+    const binaries = await reachableBinaries();
     const placement = await placeCluster(dataDir, binaries, await runAsUser(), root);
     const outside = relocatedClusterDir(dataDir, root);
     expect(placement.clusterDir).toBe(outside);

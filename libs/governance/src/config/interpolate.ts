@@ -18,11 +18,14 @@ export function interpolateEnvironment(
   if (Array.isArray(value))
     return value.map((item, i) => interpolateEnvironment(item, env, issues, [...path, i]));
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      out[key] = interpolateEnvironment(item, env, issues, [...path, key]);
-    }
-    return out;
+    // fromEntries defines own properties: a `__proto__` key stays a key (and meets the schema's checks)
+    // instead of replacing the prototype of the copy.
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        key,
+        interpolateEnvironment(item, env, issues, [...path, key]),
+      ]),
+    );
   }
   return value;
 }

@@ -9,7 +9,9 @@ export function canonicalJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    // No prototype: a `__proto__` key is then plain data like any other. Written into `{}` it would
+    // hit the inherited setter and vanish, so two different values would serialise alike.
+    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const key of Object.keys(value).sort()) {
       const item = (value as Record<string, unknown>)[key];
       if (item !== undefined) out[key] = sortKeys(item);

@@ -51,6 +51,8 @@ export { MemoryToolBaselineStore } from './stores/memory/memory-tool-baseline-st
 export { MemoryAuditSink } from './stores/memory/memory-audit-sink.js';
 
 export { GovernanceService, type GovernanceServiceOptions } from './service/governance-service.js';
+export { type SweepReport } from './service/expiry.js';
+export { IDENTIFIER_MAX_BYTES } from './config/identifier-limits.js';
 export { type GovernanceStores } from './service/service-context.js';
 export { type AuditRecord, type BlockReason, type RecordKind } from './service/audit-record.js';
 export type * from './service/results.js';

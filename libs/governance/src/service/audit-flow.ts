@@ -42,7 +42,7 @@ async function finalize(context: ServiceContext, request: AuditRequest): Promise
     }
   }
   if (entry === undefined) return failure(404, { error: 'evaluation_unknown' });
-  if ((await enforceDeadlines(context, entry)) === 'expired')
+  if ((await enforceDeadlines(context, entry)) !== 'active')
     return failure(404, { error: 'evaluation_expired' });
 
   let ticket: ApprovalTicket | undefined;

@@ -337,9 +337,9 @@ describe('TTL expiry', () => {
     const h = await harness(BUDGETS);
     const pending = await spend(h, 'pay', 10, { origin: 'oc' });
     h.clock.advance(599_999);
-    expect(await h.service.sweep()).toBe(0);
+    expect((await h.service.sweep()).expired).toBe(0);
     h.clock.advance(1);
-    expect(await h.service.sweep()).toBe(1);
+    expect((await h.service.sweep()).expired).toBe(1);
     expect(h.audit.records.at(-1)).toMatchObject({
       delivery: 'immediate',
       record: {

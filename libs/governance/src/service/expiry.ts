@@ -5,19 +5,31 @@
  */
 import { type ApprovalTicket } from '../stores/approval-ticket-store.js';
 import { type PendingEvaluation } from '../stores/pending-evaluation-store.js';
+import { type AuditRecord } from './audit-record.js';
+import { QUARANTINE_REASON, quarantinedRecord } from './quarantine.js';
 import { finalizationRecord } from './record-builder.js';
 import { appendRecord, nowIso, type ServiceContext } from './service-context.js';
 
-/** Applies crossed deadlines; returns the entry's state afterwards. Call under the evaluation's lock. */
+/** What one run of the sweep did. */
+export interface SweepReport {
+  /** Evaluations finalized as `evaluation_expired` (quarantined ones included). */
+  readonly expired: number;
+  /** Entries whose expiry record could not be stored and went in quarantined (quarantine.ts). */
+  readonly quarantined: readonly { readonly evaluationId: string; readonly reason: string }[];
+  /** Attempts that failed because even the quarantined record could not be stored (a store outage). */
+  readonly failed: number;
+}
+
+/**
+ * Applies crossed deadlines; returns the entry's state afterwards (`quarantined`: expired, under a
+ * quarantined record). Call under the evaluation's lock.
+ */
 export async function enforceDeadlines(
   context: ServiceContext,
   entry: PendingEvaluation,
-): Promise<'active' | 'expired'> {
+): Promise<'active' | 'expired' | 'quarantined'> {
   const now = context.clock.now();
-  if (now >= entry.expiresAtMs) {
-    await expire(context, entry);
-    return 'expired';
-  }
+  if (now >= entry.expiresAtMs) return (await expire(context, entry)) ? 'quarantined' : 'expired';
   if (entry.approvalTicketId !== undefined) {
     const ticket = await context.stores.approvals.get(entry.approvalTicketId);
     if (ticket !== undefined) await timeOutIfDue(context, ticket, now);
@@ -35,7 +47,8 @@ export async function timeOutIfDue(
   }
 }
 
-async function expire(context: ServiceContext, entry: PendingEvaluation): Promise<void> {
+/** Returns whether the record had to be quarantined. */
+async function expire(context: ServiceContext, entry: PendingEvaluation): Promise<boolean> {
   const { stores } = context;
   const now = context.clock.now();
   let ticket: ApprovalTicket | undefined;
@@ -61,8 +74,25 @@ async function expire(context: ServiceContext, entry: PendingEvaluation): Promis
     evidenceChain: chain,
     recordKind: 'evaluation_expired',
   });
+  try {
+    await finalizeExpired(context, entry, record, now);
+    return false;
+  } catch (error) {
+    // This entry's record is unstorable: its quarantined form goes in instead. If that fails too, the
+    // fault is not the entry's (the store is down) and the error goes to the caller.
+    await finalizeExpired(context, entry, quarantinedRecord(record, error), now);
+    return true;
+  }
+}
+
+async function finalizeExpired(
+  context: ServiceContext,
+  entry: PendingEvaluation,
+  record: AuditRecord,
+  now: number,
+): Promise<void> {
   await appendRecord(context, record);
-  await stores.pending.finalize({
+  await context.stores.pending.finalize({
     evaluationId: entry.evaluationId,
     auditRecordId: entry.auditRecordId,
     finalizedBy: 'expired',
@@ -72,19 +102,34 @@ async function expire(context: ServiceContext, entry: PendingEvaluation): Promis
   });
 }
 
-/** The sweep: expires every due evaluation and forgets tombstones past their window. */
-export async function expireDue(context: ServiceContext, batchSize = 500): Promise<number> {
+/**
+ * The sweep: expires every due evaluation and forgets tombstones past their window. Each entry is
+ * handled on its own: one that cannot be expired never stops the others.
+ */
+export async function expireDue(context: ServiceContext, batchSize = 500): Promise<SweepReport> {
   let expired = 0;
+  let failed = 0;
+  const quarantined: { evaluationId: string; reason: string }[] = [];
   for (;;) {
     const due = await context.stores.pending.due(context.clock.now(), batchSize);
+    let failedInBatch = 0;
     for (const entry of due) {
-      await context.locks.run(entry.evaluationId, async () => {
-        const current = await context.stores.pending.get(entry.evaluationId);
-        if (current !== undefined && (await enforceDeadlines(context, current)) === 'expired') expired += 1;
-      });
+      try {
+        const state = await context.locks.run(entry.evaluationId, async () => {
+          const current = await context.stores.pending.get(entry.evaluationId);
+          return current === undefined ? 'active' : enforceDeadlines(context, current);
+        });
+        if (state !== 'active') expired += 1;
+        if (state === 'quarantined')
+          quarantined.push({ evaluationId: entry.evaluationId, reason: QUARANTINE_REASON });
+      } catch {
+        failedInBatch += 1;
+      }
     }
-    if (due.length < batchSize) break;
+    failed += failedInBatch;
+    // A batch that failed whole comes back unchanged: the next run retries it.
+    if (due.length < batchSize || failedInBatch === due.length) break;
   }
   await context.stores.pending.pruneTombstones(context.clock.now());
-  return expired;
+  return { expired, quarantined, failed };
 }

@@ -2,7 +2,7 @@
  * The adapter API's engine, framework-free: evaluate → (resolve) → audit, install scans and the
  * expiry sweep over injected stores. Each method returns `{ status, body }` for the HTTP layer.
  */
-import { newId, storableJson, storableText } from '@helios/core';
+import { newId, storableJson, storableText, type FieldError } from '@helios/core';
 import { resolveGovernanceLimits, type GovernanceLimits } from '../config/governance-limits.js';
 import { type CompiledPolicy } from '../engine/compiled-policy.js';
 import { systemClock, type Clock } from '../stores/clock.js';
@@ -11,12 +11,23 @@ import { resolveApproval } from './approval-flow.js';
 import { auditCall } from './audit-flow.js';
 import { evaluateCall } from './evaluate-flow.js';
 import { putEvidence } from './evidence-flow.js';
-import { expireDue } from './expiry.js';
+import { expireDue, type SweepReport } from './expiry.js';
 import { installScan } from './install-scan-flow.js';
 import { putContext, sessionState } from './session-flow.js';
 import {
+  auditIdentifierIssues,
+  contextIdentifierIssues,
+  evaluateIdentifierIssues,
+  evidenceIdentifierIssues,
+  installScanIdentifierIssues,
+  sessionIdIssues,
+  ticketIdIssues,
+} from './identifier-checks.js';
+import {
+  failure,
   type AuditResult,
   type ContextResult,
+  type Failure,
   type EvaluateResult,
   type EvidenceResult,
   type InstallScanResult,
@@ -46,7 +57,8 @@ export interface GovernanceServiceOptions {
 /**
  * The engine's entry points. Every request's strings reach the flows storable: U+0000 and unpaired
  * surrogates, which PostgreSQL cannot hold, are U+FFFD before anything decides on or stores them, so each
- * store, and every door (the adapter listener, in-process callers), sees the same value.
+ * store, and every door (the adapter listener, in-process callers), sees the same value. Then every
+ * string that becomes a key or an index entry is held to its byte ceiling (400 `invalid_request`).
  */
 export class GovernanceService {
   private constructor(private readonly context: ServiceContext) {}
@@ -78,38 +90,59 @@ export class GovernanceService {
   }
 
   evaluate(request: EvaluateRequest): Promise<EvaluateResult> {
-    return evaluateCall(this.context, storableJson(request));
+    const storable = storableJson(request);
+    const issues = evaluateIdentifierIssues(storable);
+    return issues.length > 0 ? invalid(issues) : evaluateCall(this.context, storable);
   }
 
   audit(request: AuditRequest): Promise<AuditResult> {
-    return auditCall(this.context, storableJson(request));
+    const storable = storableJson(request);
+    const issues = auditIdentifierIssues(storable);
+    return issues.length > 0 ? invalid(issues) : auditCall(this.context, storable);
   }
 
   resolveApproval(ticketId: string, request: ResolveApprovalRequest): Promise<ResolveApprovalResult> {
-    return resolveApproval(this.context, storableText(ticketId), storableJson(request));
+    const id = storableText(ticketId);
+    const issues = ticketIdIssues(id);
+    return issues.length > 0 ? invalid(issues) : resolveApproval(this.context, id, storableJson(request));
   }
 
   installScan(request: InstallScanRequest): Promise<InstallScanResult> {
-    return installScan(this.context, storableJson(request));
+    const storable = storableJson(request);
+    const issues = installScanIdentifierIssues(storable);
+    return issues.length > 0 ? invalid(issues) : installScan(this.context, storable);
   }
 
   /** `POST /evidence`: stores grounding data under an allowlisted key for a session. */
   putEvidence(request: EvidenceRequest): Promise<EvidenceResult> {
-    return putEvidence(this.context, storableJson(request));
+    const storable = storableJson(request);
+    const issues = evidenceIdentifierIssues(storable);
+    return issues.length > 0 ? invalid(issues) : putEvidence(this.context, storable);
   }
 
   /** `POST /context`: sets one context value of a session (last write wins). */
   putContext(request: ContextRequest): Promise<ContextResult> {
-    return putContext(this.context, storableJson(request));
+    const storable = storableJson(request);
+    const issues = contextIdentifierIssues(storable);
+    return issues.length > 0 ? invalid(issues) : putContext(this.context, storable);
   }
 
   /** `GET /session/:session_id/state`: unexpired evidence, context and completed tools of a session. */
   sessionState(sessionId: string): Promise<SessionStateResult> {
-    return sessionState(this.context, storableText(sessionId));
+    const id = storableText(sessionId);
+    const issues = sessionIdIssues(id);
+    return issues.length > 0 ? invalid(issues) : sessionState(this.context, id);
   }
 
-  /** Expires evaluations past their TTL and forgets old tombstones; run it periodically. Returns how many expired. */
-  sweep(): Promise<number> {
+  /**
+   * Expires evaluations past their TTL and forgets old tombstones; run it periodically. Reports how
+   * many expired, which were quarantined and how many could not be expired this run.
+   */
+  sweep(): Promise<SweepReport> {
     return expireDue(this.context);
   }
+}
+
+function invalid(issues: readonly FieldError[]): Promise<Failure<400>> {
+  return Promise.resolve(failure(400, { error: 'invalid_request', issues }));
 }

@@ -55,11 +55,11 @@ export function failure<S extends number>(status: S, body: ErrorBody): Failure<S
 export type EvidenceResult =
   | { readonly type: 'stored'; readonly status: 201; readonly body: { readonly ok: true } }
   | { readonly type: 'refused'; readonly status: 400; readonly body: EvidenceKeyRefusedBody }
-  | Failure<413 | 503>;
+  | Failure<400 | 413 | 503>;
 
 export type ContextResult =
   | { readonly type: 'stored'; readonly status: 201; readonly body: { readonly ok: true } }
-  | Failure<413 | 503>;
+  | Failure<400 | 413 | 503>;
 
 export type SessionStateResult =
-  { readonly type: 'state'; readonly status: 200; readonly body: SessionStateBody } | Failure<503>;
+  { readonly type: 'state'; readonly status: 200; readonly body: SessionStateBody } | Failure<400 | 503>;

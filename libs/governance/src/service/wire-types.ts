@@ -2,6 +2,7 @@
  * The adapter API's request and response shapes, snake_case exactly as the seed shows, so the HTTP
  * layer only validates the body and copies `{ status, body }` to the wire.
  */
+import { type FieldError } from '@helios/core';
 import { type DriftChange } from '../drift/drift-change.js';
 
 export type WireDecision =
@@ -150,6 +151,7 @@ export interface InstallScanResponseBody {
 }
 
 export type GovernanceErrorCode =
+  | 'invalid_request'
   | 'reserved_metadata_key'
   | 'tool_input_too_large'
   | 'metadata_too_large'
@@ -179,6 +181,8 @@ export interface ErrorBody {
   readonly key?: string;
   /** already_resolved: the ticket's terminal status when known. */
   readonly status?: string;
+  /** invalid_request: every field that failed, by path. */
+  readonly issues?: readonly FieldError[];
 }
 
 /** `POST /evidence` (SDK scope): grounding data for a session, checked against the policy allowlist. */

@@ -204,7 +204,7 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
     // "kill -9": the first process just stops; a new one over the same database takes over.
     clock.ms += 10 * 60_000;
     const after = await start();
-    expect(await after.service.sweep()).toBe(1);
+    expect((await after.service.sweep()).expired).toBe(1);
     expect(
       await after.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' }),
     ).toMatchObject({

@@ -14,6 +14,13 @@ export interface GovernanceLimits {
   readonly maxOrigins: number;
   /** Baselined tool definitions per origin, first-seen only (400 tool_baseline_limit). */
   readonly maxToolsPerOrigin: number;
+  /** Serialized tool definition the drift guard keeps a copy of (413 tool_definition_too_large). */
+  readonly maxToolDefinitionBytes: number;
+  /**
+   * Serialized definitions kept per origin, baselines and current ones together (400
+   * tool_baseline_limit): with `maxOrigins`, what bounds the drift guard's memory.
+   */
+  readonly maxToolDefinitionBytesPerOrigin: number;
   /** Serialized `arguments` (413 tool_input_too_large). */
   readonly maxToolInputBytes: number;
   /** Serialized `metadata` (413 metadata_too_large). */
@@ -45,6 +52,8 @@ export interface GovernanceLimits {
 export const DEFAULT_GOVERNANCE_LIMITS: GovernanceLimits = Object.freeze({
   maxOrigins: 32,
   maxToolsPerOrigin: 1_024,
+  maxToolDefinitionBytes: 64 * KiB,
+  maxToolDefinitionBytesPerOrigin: 4 * MiB,
   maxToolInputBytes: 64 * KiB,
   maxMetadataBytes: 4 * KiB,
   maxPendingEvaluations: 10_000,
@@ -62,6 +71,8 @@ const limitsSchema = z
   .object({
     maxOrigins: cap,
     maxToolsPerOrigin: cap,
+    maxToolDefinitionBytes: cap,
+    maxToolDefinitionBytesPerOrigin: cap,
     maxToolInputBytes: cap,
     maxMetadataBytes: cap,
     maxPendingEvaluations: cap,

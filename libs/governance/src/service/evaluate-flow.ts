@@ -92,6 +92,7 @@ export async function evaluateCall(
   const observed = observing instanceof Promise ? await observing : observing;
   if (observed.type === 'origin_limit') return failure(400, { error: 'origin_limit_exceeded' });
   if (observed.type === 'tool_limit') return failure(400, { error: 'tool_baseline_limit' });
+  if (observed.type === 'definition_too_large') return failure(413, { error: 'tool_definition_too_large' });
 
   const agentId = request.agent_id ?? null;
   const entryBytes =

@@ -157,6 +157,7 @@ export type GovernanceErrorCode =
   | 'metadata_too_large'
   | 'origin_limit_exceeded'
   | 'tool_baseline_limit'
+  | 'tool_definition_too_large'
   | 'evaluation_backlog_full'
   | 'limit_capacity_exhausted'
   | 'evaluation_unknown'

@@ -9,12 +9,26 @@ import { sameJson } from '../../util/same-json.js';
 
 interface Seen {
   readonly baseline: ToolDefinition;
+  readonly baselineBytes: number;
   /** A definition sent again unchanged (the usual case) is compared, not copied or serialized. */
   current: ToolDefinition;
+  /** 0 while `current` is the baseline itself. */
+  currentBytes: number;
+}
+
+interface OriginTools {
+  readonly tools: Map<string, Seen>;
+  /** Serialized bytes of every definition kept for the origin. */
+  bytes: number;
+}
+
+interface Copy {
+  readonly definition: ToolDefinition;
+  readonly bytes: number;
 }
 
 export class MemoryToolBaselineStore implements ToolBaselineStore {
-  private readonly origins = new Map<string, Map<string, Seen>>();
+  private readonly origins = new Map<string, OriginTools>();
 
   observe(
     origin: string,
@@ -22,28 +36,48 @@ export class MemoryToolBaselineStore implements ToolBaselineStore {
     definition: ToolDefinition | undefined,
     caps: BaselineCaps,
   ): BaselineObservation {
-    let tools = this.origins.get(origin);
-    if (tools === undefined) {
+    let kept = this.origins.get(origin);
+    if (kept === undefined) {
       if (this.origins.size >= caps.maxOrigins) return { type: 'origin_limit' };
-      tools = new Map();
-      this.origins.set(origin, tools);
+      kept = { tools: new Map(), bytes: 0 };
+      this.origins.set(origin, kept);
     }
-    let seen = tools.get(toolName);
+    let seen = kept.tools.get(toolName);
     if (definition !== undefined) {
       if (seen === undefined) {
-        if (tools.size >= caps.maxToolsPerOrigin) return { type: 'tool_limit' };
-        // Kept as a copy: the caller's object may change after the call.
-        const copy = jsonCopy(definition);
-        seen = { baseline: copy, current: copy };
-        tools.set(toolName, seen);
+        if (kept.tools.size >= caps.maxToolsPerOrigin) return { type: 'tool_limit' };
+        const copy = copyOf(definition);
+        const refused = refusal(copy.bytes, kept.bytes + copy.bytes, caps);
+        if (refused !== undefined) return refused;
+        seen = {
+          baseline: copy.definition,
+          baselineBytes: copy.bytes,
+          current: copy.definition,
+          currentBytes: 0,
+        };
+        kept.tools.set(toolName, seen);
+        kept.bytes += copy.bytes;
       } else if (!sameJson(definition, seen.current)) {
-        seen.current = jsonCopy(definition);
+        const copy = copyOf(definition);
+        const refused = refusal(copy.bytes, kept.bytes - seen.currentBytes + copy.bytes, caps);
+        if (refused !== undefined) return refused;
+        kept.bytes += copy.bytes - seen.currentBytes;
+        seen.current = copy.definition;
+        seen.currentBytes = copy.bytes;
       }
     }
     return { type: 'observed', baseline: seen?.baseline, current: seen?.current };
   }
 }
 
-function jsonCopy(definition: ToolDefinition): ToolDefinition {
-  return JSON.parse(JSON.stringify(definition)) as ToolDefinition;
+function refusal(bytes: number, originBytes: number, caps: BaselineCaps): BaselineObservation | undefined {
+  if (bytes > caps.maxToolDefinitionBytes) return { type: 'definition_too_large' };
+  if (originBytes > caps.maxToolDefinitionBytesPerOrigin) return { type: 'tool_limit' };
+  return undefined;
+}
+
+/** Kept as a copy (the caller's object may change after the call), measured by the text it came from. */
+function copyOf(definition: ToolDefinition): Copy {
+  const text = JSON.stringify(definition);
+  return { definition: JSON.parse(text) as ToolDefinition, bytes: Buffer.byteLength(text, 'utf8') };
 }

@@ -52,6 +52,7 @@ export { MemoryAuditSink } from './stores/memory/memory-audit-sink.js';
 
 export { GovernanceService, type GovernanceServiceOptions } from './service/governance-service.js';
 export { type SweepReport } from './service/expiry.js';
+export { quarantinedRecord, QUARANTINE_REASON } from './service/quarantine.js';
 export { IDENTIFIER_MAX_BYTES } from './config/identifier-limits.js';
 export { type GovernanceStores } from './service/service-context.js';
 export { type AuditRecord, type BlockReason, type RecordKind } from './service/audit-record.js';

@@ -1,9 +1,10 @@
 /**
- * The record written when an expiry record cannot be stored (a row an index refuses, say, left by a
+ * The record written when a record cannot be stored as it is (a row an index refuses, say, left by a
  * version before the byte ceilings): the same id, kind and decision, with every indexed string cut to
  * its ceiling and the caller's arguments and metadata left out, plus a `quarantine` block that says
- * why and what was dropped. The entry is then finalized like any other, so one bad row can never hold
- * up the expiry of the rest, and the trail still shows the evaluation happened.
+ * why and what was dropped. The expiry sweep finalizes such an entry like any other, so one bad row
+ * never holds up the rest, and an audit sink writes it instead of losing the record: the trail still
+ * shows the call happened.
  */
 import { createHash } from 'node:crypto';
 import { IDENTIFIER_MAX_BYTES as MAX } from '../config/identifier-limits.js';
@@ -13,7 +14,7 @@ import { type AuditRecord } from './audit-record.js';
 /** Room for a database's own error text, which may quote the value it refused. */
 const MAX_ERROR_BYTES = 512;
 
-export const QUARANTINE_REASON = 'the expiry record could not be stored';
+export const QUARANTINE_REASON = 'the audit record could not be stored as it was';
 
 export function quarantinedRecord(record: AuditRecord, error: unknown): AuditRecord {
   return {

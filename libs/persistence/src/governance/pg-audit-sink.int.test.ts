@@ -121,17 +121,24 @@ describe.each(databaseTargets)('PgAuditSink on the %s database', (_name, makeDat
     expect((await findAuditRecord(db.dataSource, first.id))?.upstreamLatencyMs).toBe(1);
   });
 
-  it('retries a failed batch row by row, logs what is lost and never throws to the caller', async () => {
+  it('retries a failed batch row by row, quarantines a record the table refuses, never throws', async () => {
     const log = logger();
     const sink = new PgAuditSink(db.dataSource, { logger: log, flushIntervalMs: 60_000, retryDelayMs: 1 });
     const good = [record(), record()];
     const poison = record({ toolInput: { text: 'nul \u0000 byte' } }); // jsonb refuses \u0000
-    for (const r of [good[0], poison, good[1]] as AuditRecord[]) await sink.append(r, 'buffered');
+    const hopeless = record({ id: 'not-a-uuid' }); // refused quarantined too: the id itself is bad
+    for (const r of [good[0], poison, hopeless, good[1]] as AuditRecord[]) await sink.append(r, 'buffered');
     await expect(sink.flush()).resolves.toBeUndefined();
     expect(await stored(good.map((r) => r.id))).toBe(2);
-    expect(await stored([poison.id])).toBe(0);
-    expect(log.warn).toHaveBeenCalledTimes(1);
-    expect(log.error).toHaveBeenCalledWith(expect.stringContaining(poison.id));
+    // The poisoned record is in the trail, without the payload the table refused, saying why.
+    expect(await findAuditRecord(db.dataSource, poison.id)).toMatchObject({
+      toolName: poison.toolName,
+      toolInput: {},
+      evidenceChain: { quarantine: { reason: 'the audit record could not be stored as it was' } },
+    });
+    expect(log.warn).toHaveBeenCalledWith(expect.stringContaining(`${poison.id} written quarantined`));
+    expect(log.error).toHaveBeenCalledTimes(1);
+    expect(log.error).toHaveBeenCalledWith(expect.stringContaining('lost after retry: not-a-uuid'));
   });
 
   it('retries an immediate record once, then lets the error reach the caller (who fails closed)', async () => {

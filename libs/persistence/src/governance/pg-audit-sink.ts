@@ -2,11 +2,12 @@
  * AuditSink on PostgreSQL. Enforcement (`immediate`) records are inserted before `append` resolves, so
  * a block is on disk before its response leaves. `buffered` records are batched off the request path:
  * one multi-row INSERT per flush, at `batchSize` records or `flushIntervalMs` after the first one queued.
- * A failed batch is retried once row by row (one bad record cannot sink its neighbours), then logged;
- * buffered failures never reach the request. `close()` drains everything; records still queued when
+ * A failed batch is retried once row by row (one bad record cannot sink its neighbours); a record the
+ * table refuses on its own is written quarantined (governance's quarantine.ts), and only what still
+ * fails is logged as lost; buffered failures never reach the request. `close()` drains everything; records still queued when
  * the process is killed are lost (at most one interval's worth), which is why enforcement is immediate.
  */
-import { type AuditDelivery, type AuditRecord, type AuditSink } from '@helios/governance';
+import { quarantinedRecord, type AuditDelivery, type AuditRecord, type AuditSink } from '@helios/governance';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type DataSource } from 'typeorm';
 import { insertAuditRecordsSql } from './audit-record-row.js';
@@ -107,8 +108,15 @@ export class PgAuditSink implements AuditSink {
       try {
         await this.insert([record]);
       } catch (error) {
-        lost.push(record.id);
-        lastError = error;
+        // A record the table refuses on its own goes in quarantined (identity bounded, payload hashed):
+        // the trail keeps the call. Lost only when even that fails (the database is down).
+        try {
+          await this.insert([quarantinedRecord(record, error)]);
+          this.options.logger.warn(`audit record ${record.id} written quarantined: ${message(error)}`);
+        } catch (again) {
+          lost.push(record.id);
+          lastError = again;
+        }
       }
     }
     if (lost.length > 0) {

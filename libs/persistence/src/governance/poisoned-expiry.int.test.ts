@@ -99,7 +99,7 @@ describe.each(databaseTargets)('a poisoned evaluation on PostgreSQL (%s)', (_nam
     const report = await service.sweep();
     expect(report).toMatchObject({
       expired: 3,
-      quarantined: [{ evaluationId: poisoned, reason: 'the expiry record could not be stored' }],
+      quarantined: [{ evaluationId: poisoned, reason: 'the audit record could not be stored as it was' }],
       failed: 0,
     });
     expect(await pending.backlog()).toEqual({ count: 0, bytes: 0 });
@@ -123,7 +123,7 @@ describe.each(databaseTargets)('a poisoned evaluation on PostgreSQL (%s)', (_nam
       evidenceChain: {
         sideband: { unreported: true },
         quarantine: {
-          reason: 'the expiry record could not be stored',
+          reason: 'the audit record could not be stored as it was',
           original: { tool_name_bytes: 4_096 },
           dropped: ['tool_input', 'metadata'],
         },

@@ -1,7 +1,7 @@
 import { toolCall, ToolResult } from '@helios/core';
 import { ScriptedModel } from '@helios/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { globToRegExp } from './permissions/permission-rule.js';
+import { compileKeyGlob } from './permissions/key-glob.js';
 import {
   AgentSession,
   argumentKey,
@@ -45,17 +45,44 @@ describe('permission rules', () => {
   });
 
   it('matches globs: ** any, * no slash, ? one non-slash, metacharacters literal', () => {
-    expect(globToRegExp('**').test('a/b/c')).toBe(true);
-    expect(globToRegExp('./*.ts').test('./a.ts')).toBe(true);
-    expect(globToRegExp('./*.ts').test('./a/b.ts')).toBe(false);
-    expect(globToRegExp('a?c').test('abc')).toBe(true);
-    expect(globToRegExp('a?c').test('a/c')).toBe(false);
-    expect(globToRegExp('a.(b)').test('a.(b)')).toBe(true);
-    expect(globToRegExp('a.(b)').test('aX(b)')).toBe(false);
+    expect(compileKeyGlob('**')('a/b/c')).toBe(true);
+    expect(compileKeyGlob('./*.ts')('./a.ts')).toBe(true);
+    expect(compileKeyGlob('./*.ts')('./a/b.ts')).toBe(false);
+    expect(compileKeyGlob('a?c')('abc')).toBe(true);
+    expect(compileKeyGlob('a?c')('a/c')).toBe(false);
+    expect(compileKeyGlob('a.(b)')('a.(b)')).toBe(true);
+    expect(compileKeyGlob('a.(b)')('aX(b)')).toBe(false);
     const rule = parseRule('DENY', 'Read(./secret/**)');
     expect(rule.matches('Read', './secret/x')).toBe(true);
     expect(rule.matches('Read', './public/x')).toBe(false);
     expect(rule.matches('Write', './secret/x')).toBe(false);
+  });
+
+  it('matches like the RegExp it replaced: ** may be empty, * stops at /, newlines are characters', () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['**', '', true],
+      ['a**b', 'ab', true],
+      ['a**b', 'a/x/\nb', true],
+      ['a*b', 'a\nb', true],
+      ['a*b', 'a/b', false],
+      ['***', 'a/b', true],
+      ['*/**', 'a/', true],
+      ['?', '', false],
+      ['[a]', '[a]', true],
+      ['\\', '\\', true],
+    ];
+    for (const [glob, key, expected] of cases)
+      expect([glob, key, compileKeyGlob(glob)(key)]).toEqual([glob, key, expected]);
+  });
+
+  it('matches hostile keys in linear time: Read(*_*_*_*_*_*!) against long paths', () => {
+    const rule = parseRule('DENY', 'Read(*_*_*_*_*_*!)');
+    const started = performance.now();
+    expect(rule.matches('Read', '_'.repeat(200))).toBe(false);
+    expect(rule.matches('Read', '_'.repeat(100_000))).toBe(false);
+    expect(parseRule('DENY', 'Read(**_**_**_**_**_**!)').matches('Read', 'a_/'.repeat(30_000))).toBe(false);
+    // A sanity bound only: the former RegExp needed polynomial time in the key's length.
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
 

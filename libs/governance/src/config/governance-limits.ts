@@ -9,6 +9,13 @@ import { PolicyConfigError, formatIssuePath } from './policy-config-error.js';
 const KiB = 1_024;
 const MiB = 1_024 * KiB;
 
+/**
+ * Longest string (UTF-16 code units) a policy `regex` condition is run on. RE2 matching is linear, so
+ * this bounds each match to a few milliseconds; a longer value makes the condition unevaluable, which
+ * denies the call (engine/match-rules.ts). The default `maxToolInputBytes` keeps every argument below it.
+ */
+export const MAX_REGEX_INPUT_LENGTH = 64 * KiB;
+
 export interface GovernanceLimits {
   /** Distinct adapter origins (400 origin_limit_exceeded). */
   readonly maxOrigins: number;

@@ -2,9 +2,12 @@
  * Match conditions of rules and budget contributors. Each configured operator becomes one condition;
  * all conditions of a rule are AND-ed. Comparisons never coerce: `eq` is strict equality (deep for
  * objects and arrays), ordering operators need numbers on both sides, `contains`/`regex` need strings.
+ * A `regex` is not run on a string longer than MAX_REGEX_INPUT_LENGTH: that condition is
+ * "unevaluable", and whoever asks decides what that means for its verdict (the rule engine denies).
  */
 import { parseDotPath, resolveDotPath } from './dot-path.js';
-import { compileSafeRegex } from '../util/safe-regex.js';
+import { compileSafeRegex, type PolicyRegex } from '../util/safe-regex.js';
+import { MAX_REGEX_INPUT_LENGTH } from '../config/governance-limits.js';
 import { type InputConditionConfig, type MetadataConditionConfig } from '../config/policy-schema.js';
 import { canonicalJson } from '../util/canonical-json.js';
 
@@ -13,7 +16,15 @@ export type ConditionOperator =
   | { readonly type: 'neq'; readonly value: unknown }
   | { readonly type: 'gt' | 'gte' | 'lt' | 'lte'; readonly value: number }
   | { readonly type: 'contains'; readonly value: string }
-  | { readonly type: 'regex'; readonly regex: RegExp };
+  | { readonly type: 'regex'; readonly regex: PolicyRegex };
+
+/** A condition that could not be tested, and why (for the decision's reason). */
+export interface Unevaluable {
+  readonly unevaluable: string;
+}
+
+/** All conditions hold, one fails, or none fails but one could not be tested. */
+export type ConditionOutcome = boolean | Unevaluable;
 
 export interface InputCondition {
   readonly path: readonly string[];
@@ -65,8 +76,13 @@ function compileOperators(config: InputConditionConfig): ConditionOperator[] {
   return operators;
 }
 
-/** Whether `actual` (undefined = absent) satisfies one operator. */
+/** Whether `actual` (undefined = absent) satisfies one operator; an over-long regex input counts as a match. */
 export function testOperator(operator: ConditionOperator, actual: unknown): boolean {
+  return evaluateOperator(operator, actual) !== false;
+}
+
+/** Whether `actual` (undefined = absent) satisfies one operator, or why that cannot be told. */
+export function evaluateOperator(operator: ConditionOperator, actual: unknown): boolean | Unevaluable {
   switch (operator.type) {
     case 'eq':
       return actual !== undefined && sameValue(actual, operator.value);
@@ -84,36 +100,64 @@ export function testOperator(operator: ConditionOperator, actual: unknown): bool
     case 'contains':
       return typeof actual === 'string' && actual.includes(operator.value);
     case 'regex':
-      return typeof actual === 'string' && operator.regex.test(actual);
+      if (typeof actual !== 'string') return false;
+      if (actual.length > MAX_REGEX_INPUT_LENGTH) {
+        return {
+          unevaluable: `a value of ${actual.length} characters is longer than the ${MAX_REGEX_INPUT_LENGTH} a regex condition tests`,
+        };
+      }
+      return operator.regex.test(actual);
     default:
       return assertNever(operator);
   }
 }
 
+/**
+ * The conditions' verdict; an unevaluable condition counts as a match (a budget contributor then
+ * charges the call rather than letting it pass uncounted). The rule engine uses
+ * {@link evaluateInputConditions} to tell the two apart.
+ */
 export function matchInputConditions(conditions: readonly InputCondition[], args: unknown): boolean {
+  return evaluateInputConditions(conditions, args) !== false;
+}
+
+/** AND of the conditions: false as soon as one fails; unevaluable only when none fails. */
+export function evaluateInputConditions(
+  conditions: readonly InputCondition[],
+  args: unknown,
+): ConditionOutcome {
   if (conditions.length === 0) return true;
   // Conditions on a call without arguments never match (they have nothing to test).
   if (args === undefined || args === null) return false;
+  let outcome: ConditionOutcome = true;
   for (const condition of conditions) {
-    if (!testOperator(condition.operator, resolveDotPath(args, condition.path))) return false;
+    const result = evaluateOperator(condition.operator, resolveDotPath(args, condition.path));
+    if (result === false) return false;
+    if (result !== true && outcome === true)
+      outcome = { unevaluable: `input.${condition.path.join('.')}: ${result.unevaluable}` };
   }
-  return true;
+  return outcome;
 }
 
 /**
  * Conditions on the adapter's metadata plus the virtual `agent_id`, which shadows any literal key of
  * that name. Read in place: no merged copy of the metadata per call.
  */
-export function matchMetadataConditions(
+export function evaluateMetadataConditions(
   conditions: readonly MetadataCondition[],
   metadata: Readonly<Record<string, unknown>> | null | undefined,
   agentId: string | null | undefined,
-): boolean {
+): ConditionOutcome {
+  let outcome: ConditionOutcome = true;
   for (const condition of conditions) {
     const value = metadataValue(metadata, agentId, condition.key);
-    if (typeof value !== 'string' || !testOperator(condition.operator, value)) return false;
+    if (typeof value !== 'string') return false;
+    const result = evaluateOperator(condition.operator, value);
+    if (result === false) return false;
+    if (result !== true && outcome === true)
+      outcome = { unevaluable: `metadata.${condition.key}: ${result.unevaluable}` };
   }
-  return true;
+  return outcome;
 }
 
 function metadataValue(

@@ -10,7 +10,7 @@
  */
 import { type CompiledPolicy, type CompiledRule, type PolicyAction } from './compiled-policy.js';
 import { DEFAULT_ANNOTATIONS, type ToolAnnotations } from './annotations.js';
-import { firstMatchingRule, ruleLabel, type MatchContext } from './match-rules.js';
+import { firstMatchingRule, ruleLabel, type MatchContext, type RuleSelection } from './match-rules.js';
 import { actionSeverity } from './severity.js';
 import {
   checkGrounding,
@@ -81,10 +81,18 @@ export function decide(input: DecideInput): PolicyDecision {
     : undefined;
   const logMode = drift?.mode === 'log';
 
-  let rule = firstMatchingRule(policy, context);
+  const selected = firstMatchingRule(policy, context);
+  const current =
+    logMode && input.currentAnnotations !== undefined
+      ? firstMatchingRule(policy, { ...context, annotations: input.currentAnnotations })
+      : undefined;
+  const unevaluable = [selected, current].find((selection) => selection?.type === 'unevaluable');
+  if (unevaluable?.type === 'unevaluable') return unevaluableDecision(unevaluable, sessionId, drift, policy);
+
+  let rule = selectedRule(selected);
   let action: PolicyAction = rule?.action ?? policy.defaultAction;
-  if (logMode && input.currentAnnotations !== undefined) {
-    const currentRule = firstMatchingRule(policy, { ...context, annotations: input.currentAnnotations });
+  if (current !== undefined) {
+    const currentRule = selectedRule(current);
     const currentAction = currentRule?.action ?? policy.defaultAction;
     if (actionSeverity(currentAction) > actionSeverity(action)) {
       rule = currentRule;
@@ -151,6 +159,35 @@ export function decide(input: DecideInput): PolicyDecision {
     evidenceBlocked,
     sessionBlocked,
     isDryRun: (originalAction === 'dry_run' || policy.dryRun) && !sessionBlocked,
+  };
+}
+
+function selectedRule(selection: RuleSelection): CompiledRule | undefined {
+  return selection.type === 'matched' ? selection.rule : undefined;
+}
+
+/**
+ * A rule ahead of any match could not be tested (a regex input over the length bound): whether it, a
+ * later rule or the default applies cannot be told, so the call is denied whatever the rule's action.
+ */
+function unevaluableDecision(
+  selection: Extract<RuleSelection, { type: 'unevaluable' }>,
+  sessionId: string | undefined,
+  drift: DriftVerdict | undefined,
+  policy: CompiledPolicy,
+): PolicyDecision {
+  return {
+    action: 'deny',
+    originalAction: 'deny',
+    reason: `Denied: ${ruleLabel(selection.rule)} cannot be evaluated (${selection.reason})`,
+    matchedRule: undefined,
+    sessionId,
+    flaggedDestructive: false,
+    drift,
+    grounding: { type: 'not_required' },
+    evidenceBlocked: false,
+    sessionBlocked: false,
+    isDryRun: policy.dryRun,
   };
 }
 

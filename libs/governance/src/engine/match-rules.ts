@@ -1,7 +1,7 @@
 /** First-match-wins rule selection. Dimensions are tested cheapest-first and short-circuit. */
 import { type CompiledPolicy, type CompiledRule } from './compiled-policy.js';
 import { type ToolAnnotations, annotationsMatch } from './annotations.js';
-import { matchInputConditions, matchMetadataConditions } from './conditions.js';
+import { evaluateInputConditions, evaluateMetadataConditions, type ConditionOutcome } from './conditions.js';
 
 export interface MatchContext {
   readonly toolName: string;
@@ -13,20 +13,32 @@ export interface MatchContext {
   readonly agentId: string | null | undefined;
 }
 
-export function ruleMatches(rule: CompiledRule, context: MatchContext): boolean {
+/** Whether the rule matches; unevaluable when only a condition that could not be tested stands in the way. */
+export function ruleMatches(rule: CompiledRule, context: MatchContext): ConditionOutcome {
   if (rule.tool !== undefined && !rule.tool(context.toolName)) return false;
   if (rule.annotations !== undefined && !annotationsMatch(rule.annotations, context.annotations))
     return false;
-  if (!matchInputConditions(rule.input, context.args)) return false;
+  const input = evaluateInputConditions(rule.input, context.args);
+  if (input === false) return false;
   if (rule.environment !== undefined && rule.environment !== context.environment) return false;
-  return matchMetadataConditions(rule.metadata, context.metadata, context.agentId);
+  const metadata = evaluateMetadataConditions(rule.metadata, context.metadata, context.agentId);
+  if (metadata === false) return false;
+  return input === true ? metadata : input;
 }
 
-export function firstMatchingRule(policy: CompiledPolicy, context: MatchContext): CompiledRule | undefined {
+export type RuleSelection =
+  | { readonly type: 'matched'; readonly rule: CompiledRule }
+  | { readonly type: 'none' }
+  /** A rule before any match might have matched: which one wins cannot be told, so the call is denied. */
+  | { readonly type: 'unevaluable'; readonly rule: CompiledRule; readonly reason: string };
+
+export function firstMatchingRule(policy: CompiledPolicy, context: MatchContext): RuleSelection {
   for (const rule of policy.rules) {
-    if (ruleMatches(rule, context)) return rule;
+    const outcome = ruleMatches(rule, context);
+    if (outcome === true) return { type: 'matched', rule };
+    if (outcome !== false) return { type: 'unevaluable', rule, reason: outcome.unevaluable };
   }
-  return undefined;
+  return { type: 'none' };
 }
 
 export function ruleLabel(rule: { readonly name: string | undefined; readonly index: number }): string {

@@ -2,7 +2,7 @@
  * POST /install-scan: first-match-wins over `policies.install`; observational (always allow) when the
  * policy has no install block. Always terminal: the record is written now.
  */
-import { matchMetadataConditions } from '../engine/conditions.js';
+import { evaluateMetadataConditions } from '../engine/conditions.js';
 import { type CompiledInstallRule } from '../engine/compiled-policy.js';
 import { ruleLabel } from '../engine/match-rules.js';
 import { normaliseSessionId } from '../engine/decide.js';
@@ -97,7 +97,15 @@ function judge(
   for (const rule of install.rules) {
     if (rule.packageName !== undefined && !rule.packageName(request.package.name)) continue;
     if (rule.source !== undefined && rule.source !== request.package.source) continue;
-    if (!matchMetadataConditions(rule.metadata, metadata, request.agent_id)) continue;
+    const matched = evaluateMetadataConditions(rule.metadata, metadata, request.agent_id);
+    if (matched === false) continue;
+    // A condition that could not be tested (a value past the regex input bound): fail closed.
+    if (matched !== true)
+      return {
+        decision: 'deny',
+        reason: `Denied: ${ruleLabel(rule)} cannot be evaluated (${matched.unevaluable})`,
+        rule,
+      };
     return {
       decision: rule.action === 'deny_install' ? 'deny' : 'allow',
       reason: `Matched ${ruleLabel(rule)} → ${rule.action}`,

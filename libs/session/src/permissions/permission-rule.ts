@@ -3,6 +3,7 @@
  * as a whole: `**` any characters, `*` any except `/`, `?` one character except `/`.
  */
 import { InvalidArgumentError } from '@helios/core';
+import { compileKeyGlob } from './key-glob.js';
 
 export const PermissionEffect = { ALLOW: 'ALLOW', ASK: 'ASK', DENY: 'DENY' } as const;
 export type PermissionEffect = (typeof PermissionEffect)[keyof typeof PermissionEffect];
@@ -17,20 +18,6 @@ export interface PermissionRule {
 
 const RULE = /^([^()\s]+)(?:\((.*)\))?$/s;
 
-export function globToRegExp(glob: string): RegExp {
-  let source = '';
-  for (let i = 0; i < glob.length; i += 1) {
-    const char = glob[i] as string;
-    if (char === '*' && glob[i + 1] === '*') {
-      source += '.*';
-      i += 1;
-    } else if (char === '*') source += '[^/]*';
-    else if (char === '?') source += '[^/]';
-    else source += char.replace(/[\\^$.|+()[\]{}]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`, 's');
-}
-
 export function permissionRule(
   effect: PermissionEffect,
   toolName: string,
@@ -39,12 +26,12 @@ export function permissionRule(
   if (typeof toolName !== 'string' || toolName.trim() === '') {
     throw new InvalidArgumentError('permission rule needs a tool name');
   }
-  const pattern = argPattern === undefined ? undefined : globToRegExp(argPattern);
+  const pattern = argPattern === undefined ? undefined : compileKeyGlob(argPattern);
   return Object.freeze({
     effect,
     toolName,
     ...(argPattern === undefined ? {} : { argPattern }),
-    matches: (name: string, key: string) => name === toolName && (pattern === undefined || pattern.test(key)),
+    matches: (name: string, key: string) => name === toolName && (pattern === undefined || pattern(key)),
   });
 }
 

@@ -3,6 +3,7 @@ import { loadPolicy } from '../config/load-policy.js';
 import { MAX_REGEX_INPUT_LENGTH } from '../config/governance-limits.js';
 import { decide } from './decide.js';
 import { matchInputConditions } from './conditions.js';
+import { harness } from '../testing/service-harness.js';
 
 function policy(rules: string, extra = ''): ReturnType<typeof loadPolicy>['policy'] {
   return loadPolicy(`version: '1'\n${extra}\npolicies:\n${rules}\n`, { env: {} }).policy;
@@ -67,5 +68,20 @@ describe('a regex condition on a value over the length bound fails closed', () =
 `);
     const [rule] = p.rules;
     expect(matchInputConditions(rule?.input ?? [], { a: tooLong })).toBe(true);
+  });
+});
+
+describe('an install scan whose rule cannot be evaluated', () => {
+  it('is denied, whatever the rule would have allowed', async () => {
+    const h = await harness(
+      "version: '1'\npolicies:\n  install:\n    default: deny\n    rules:\n      - { name: trusted, match: { name: '*', metadata: { channel_id: { regex: '^ok' } } }, action: allow }\n",
+      { limits: { maxMetadataBytes: 2 * MAX_REGEX_INPUT_LENGTH } },
+    );
+    const scan = (channel: string) =>
+      h.service.installScan({ package: { name: 'left-pad' }, metadata: { channel_id: channel } });
+    expect(await scan(`ok${longest.slice(2)}`)).toMatchObject({ body: { decision: 'allow' } });
+    expect(await scan(`ok${tooLong}`)).toMatchObject({
+      body: { decision: 'deny', reason: expect.stringMatching(/"trusted" cannot be evaluated/) },
+    });
   });
 });

@@ -191,13 +191,13 @@ export default async function run(): Promise<BenchResult> {
     // Records of the last batches land within the sink's flush interval.
     const lock = JSON.parse(await readFile(join(dir, 'embedded-postgres.lock'), 'utf8')) as {
       port: number;
+      socketDir: string;
     };
-    const password = (await readFile(join(dir, 'postgres.password'), 'utf8')).trim();
+    // The embedded superuser has no password: it connects through the server's Unix socket.
     const client = new pg.Client({
-      host: '127.0.0.1',
+      host: lock.socketDir,
       port: lock.port,
       user: 'postgres',
-      password,
       database: 'helios',
     });
     await client.connect();

@@ -32,6 +32,8 @@ async function configFile(sdkPort: number): Promise<string> {
 interface Lock {
   readonly postgresPid: number;
   readonly port: number;
+  /** The server's Unix socket directory: the only way in for its superuser (root and postgres only). */
+  readonly socketDir: string;
 }
 
 async function readLock(dataDir: string): Promise<Lock> {
@@ -108,6 +110,10 @@ describe('the embedded PostgreSQL under a running API', () => {
     const load = Promise.all(Array.from({ length: 6 }, worker));
     await sleep(1_000);
     const before = await readLock(target.database.dataDir);
+    // The server runs with an allow-listed environment: the API's secrets are not in it.
+    const environ = await readFile(`/proc/${before.postgresPid}/environ`, 'utf8');
+    expect(environ).not.toContain(TOKEN);
+    expect(environ).not.toContain('HELIO_ADAPTER_TOKEN');
     const auditedBeforeCrash = audited.size;
     process.kill(before.postgresPid, 'SIGKILL');
     expect(await waitForExit(before.postgresPid, 5_000)).toBe(true);
@@ -130,15 +136,23 @@ describe('the embedded PostgreSQL under a running API', () => {
     expect(audited.size).toBeGreaterThanOrEqual(auditedAtRecovery + 20);
 
     // Every audit answered 201, before or after the crash, is in the database once.
-    const password = (await readFile(join(target.database.dataDir, 'postgres.password'), 'utf8')).trim();
     const client = new pg.Client({
-      connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${after.port}/helios`,
+      host: after.socketDir,
+      port: after.port,
+      user: 'postgres',
+      database: 'helios',
     });
     await client.connect();
     const { rows } = await client.query<{ id: string }>(
       `SELECT id::text AS id FROM audit_records WHERE tool_name = 'supervision-probe' AND record_kind = 'tool_call'`,
     );
+    // The API holds no superuser credentials: its pool, also after the restart, is the application role's.
+    const roles = await client.query<{ usename: string; rolsuper: boolean }>(
+      `SELECT DISTINCT a.usename, r.rolsuper FROM pg_stat_activity a JOIN pg_roles r ON r.rolname = a.usename
+        WHERE a.application_name = 'helios-api'`,
+    );
     await client.end();
+    expect(roles.rows).toEqual([{ usename: 'helios_app', rolsuper: false }]);
     const stored = new Set(rows.map((row) => row.id));
     const missing = [...audited.values()].filter((id) => !stored.has(id));
     expect(missing).toEqual([]);

@@ -31,9 +31,10 @@ async function databaseUrl(target: DatabaseTarget): Promise<string> {
     await readFile(join(target.database.dataDir, 'embedded-postgres.lock'), 'utf8'),
   ) as {
     port: number;
+    socketDir: string;
   };
-  const password = (await readFile(join(target.database.dataDir, 'postgres.password'), 'utf8')).trim();
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${lock.port}/helios`;
+  // The superuser has no password: it connects through the server's Unix socket (root and postgres only).
+  return `postgres://postgres@127.0.0.1:${lock.port}/helios?host=${encodeURIComponent(lock.socketDir)}`;
 }
 
 const cleanups: (() => Promise<unknown>)[] = [];

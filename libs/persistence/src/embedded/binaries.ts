@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { EmbeddedPostgresError } from './errors.js';
 import { exists } from './path-exists.js';
 import { type RunAs } from './postgres-user.js';
+import { serverEnvironment } from './server-environment.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -35,7 +36,7 @@ export async function loadBinaries(): Promise<Binaries> {
 export async function canRun(binaries: Binaries, runAs: RunAs): Promise<boolean> {
   if (runAs.uid === undefined) return true;
   try {
-    await execFileAsync(binaries.postgres, ['--version'], { ...runAs, cwd: '/' });
+    await execFileAsync(binaries.postgres, ['--version'], { ...runAs, cwd: '/', env: serverEnvironment() });
     return true;
   } catch {
     return false;

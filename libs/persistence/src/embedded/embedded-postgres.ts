@@ -1,9 +1,9 @@
 import { execFile, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, realpath, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
+import { APP_ROLE, writeAccessRules } from './access-rules.js';
+import { prepareAppRole } from './app-role.js';
 import { loadBinaries, type Binaries } from './binaries.js';
 import { DataDirInUseError, EmbeddedPostgresError } from './errors.js';
 import { freePort } from './free-port.js';
@@ -13,7 +13,11 @@ import { launchPostmaster, type PostmasterSpec } from './postmaster.js';
 import { PostmasterSupervisor } from './postmaster-supervisor.js';
 import { runAsUser, SUPERUSER, type RunAs } from './postgres-user.js';
 import { recoverOrphan } from './orphan-recovery.js';
+import { createPrivateFile } from './private-files.js';
 import { isAlive, stopPostmaster } from './process-utils.js';
+import { serverEnvironment } from './server-environment.js';
+import { makeSocketDirectory, removeStaleSocketDirectory } from './socket-directory.js';
+import { assertTrustedDirectory, makeTrustedDirectory, ourUid } from './trusted-directory.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -23,7 +27,7 @@ export interface EmbeddedLogger {
 }
 
 export interface EmbeddedPostgresOptions {
-  /** HELIOS_DATA_DIR: holds the cluster (`postgres/`), its log, password and the owner lock. */
+  /** HELIOS_DATA_DIR: holds the cluster (`postgres/`), its log and the owner lock. */
   readonly dataDir: string;
   readonly database?: string;
   readonly logger: EmbeddedLogger;
@@ -42,12 +46,17 @@ export interface EmbeddedPostgresOptions {
  * drained; a lock file names the owning process, so a server left behind by a crashed owner is found
  * and stopped at the next start instead of being orphaned; and while we run, a server that dies under
  * us is started again (see PostmasterSupervisor).
+ *
+ * `url` connects as the application's role (APP_ROLE), which owns the database and nothing else, with a
+ * password made for this run; the superuser has no password and is reachable only through the Unix
+ * socket in `socketDir`, by the server's OS user and root (see docs/security.md).
  */
 export class EmbeddedPostgres {
   private constructor(
     readonly dataDir: string,
     readonly port: number,
     readonly url: string,
+    readonly socketDir: string,
     private readonly supervisor: PostmasterSupervisor,
     private readonly lockPath: string,
     private readonly stopGraceMs: number,
@@ -64,14 +73,14 @@ export class EmbeddedPostgres {
   }
 
   static async start(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-    const dataDir = resolve(options.dataDir);
+    const dataDir = await trustedDataDir(resolve(options.dataDir));
     const lockPath = join(dataDir, 'embedded-postgres.lock');
-    const database = options.database ?? 'helios';
+    const database = checkedDatabaseName(options.database ?? 'helios');
     const log = options.logger;
 
-    await mkdir(dataDir, { recursive: true });
-    await acquireLock(dataDir, lockPath);
+    const staleSocketDir = await acquireLock(dataDir, lockPath);
     let child: ChildProcess | undefined;
+    let socketDir: string | undefined;
     try {
       const runAs = await runAsUser();
       const placement = await placeCluster(
@@ -82,41 +91,53 @@ export class EmbeddedPostgres {
       );
       const { clusterDir, binaries } = placement;
       if (placement.notice) log.info(placement.notice);
-      // A cluster kept inside needs its data directory enterable, also when only the binaries moved out.
-      if (clusterDir === join(dataDir, 'postgres')) await makeTraversable(dataDir, runAs);
+      // Ours alone; a cluster kept inside needs it passable (not readable) by the postgres user, also
+      // when only the binaries moved out.
+      const inside = clusterDir === join(dataDir, 'postgres');
+      await chmod(dataDir, inside && runAs.uid !== undefined ? 0o711 : 0o700);
+      // Earlier versions kept the superuser's password here; the superuser has none any more.
+      await rm(join(dataDir, 'postgres.password'), { force: true });
+      // Before we act on anything in it (its pid file, its pg_hba.conf): the server's user's alone.
+      if (await exists(clusterDir)) {
+        await assertTrustedDirectory(clusterDir, runAs.uid ?? ourUid(), 'cluster directory');
+      }
       await recoverOrphan(clusterDir, log);
-      const password = await readOrCreatePassword(dataDir);
+      if (staleSocketDir !== undefined) await removeStaleSocketDirectory(staleSocketDir);
       if (!(await exists(join(clusterDir, 'PG_VERSION')))) {
         log.info(`initialising embedded PostgreSQL in ${clusterDir}`);
-        await initCluster(binaries, clusterDir, password, runAs);
+        await initCluster(binaries, clusterDir, runAs);
       }
+      await writeAccessRules(clusterDir, database, runAs);
+      socketDir = await makeSocketDirectory(runAs);
       const spec: PostmasterSpec = {
         binaries,
         clusterDir,
         dataDir,
         lockPath,
         port: await freePort(),
-        password,
+        socketDir,
         runAs,
         startTimeoutMs: options.startTimeoutMs ?? 60_000,
       };
       child = await launchPostmaster(spec);
-      await ensureDatabase(spec.port, password, database);
+      const password = await prepareAppRole(spec, database);
       log.info(
         `embedded PostgreSQL ready on 127.0.0.1:${spec.port} (pid ${child.pid ?? '?'}, data ${clusterDir})`,
       );
-      const url = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${spec.port}/${database}`;
+      const url = `postgres://${APP_ROLE}:${encodeURIComponent(password)}@127.0.0.1:${spec.port}/${database}`;
       const supervisor = new PostmasterSupervisor(spec, child, log);
       return new EmbeddedPostgres(
         dataDir,
         spec.port,
         url,
+        socketDir,
         supervisor,
         lockPath,
         options.stopGraceMs ?? 15_000,
       );
     } catch (error) {
       if (child?.pid !== undefined) await stopPostmaster(child.pid, 5_000);
+      if (socketDir !== undefined) await rm(socketDir, { recursive: true, force: true });
       await rm(lockPath, { force: true });
       throw error;
     }
@@ -125,28 +146,42 @@ export class EmbeddedPostgres {
   /** Fast shutdown (bounded), then releases the data directory. Safe to call twice; never restarts. */
   async stop(): Promise<void> {
     await this.supervisor.stop(this.stopGraceMs);
+    await rm(this.socketDir, { recursive: true, force: true });
     await rm(this.lockPath, { force: true });
   }
 }
 
-/** The postgres user must be able to traverse the data directory to reach its cluster. */
-async function makeTraversable(dataDir: string, runAs: RunAs): Promise<void> {
-  if (runAs.uid === undefined) return;
-  const mode = (await stat(dataDir)).mode & 0o777;
-  if ((mode & 0o001) === 0) await chmod(dataDir, mode | 0o711);
+/**
+ * The data directory, made 0700 when missing; one that exists must be ours and writable by nobody
+ * else (see assertTrustedDirectory). Its real path from here on: a symlink to it cannot be swapped later.
+ */
+async function trustedDataDir(dataDir: string): Promise<string> {
+  await makeTrustedDirectory(dataDir, 0o700, 'data directory');
+  const real = await realpath(dataDir);
+  await assertTrustedDirectory(real, ourUid(), 'data directory');
+  return real;
 }
 
-async function acquireLock(dataDir: string, lockPath: string): Promise<void> {
+/** It is quoted into pg_hba.conf, so a name that could break out of the quotes is refused. */
+function checkedDatabaseName(database: string): string {
+  if (!/^[\w-]+$/.test(database)) {
+    throw new EmbeddedPostgresError(`invalid embedded database name ${JSON.stringify(database)}`);
+  }
+  return database;
+}
+
+/** Takes the data directory; returns the socket directory a crashed owner left behind, if any. */
+async function acquireLock(dataDir: string, lockPath: string): Promise<string | undefined> {
+  let stale: LockContent = {};
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const handle = await open(lockPath, 'wx', 0o600);
-      await handle.writeFile(JSON.stringify({ ownerPid: process.pid }));
-      await handle.close();
-      return;
+      await createPrivateFile(lockPath, JSON.stringify({ ownerPid: process.pid }));
+      return stale.socketDir;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const owner = await readLockOwner(lockPath);
+    stale = await readLock(lockPath);
+    const owner = stale.ownerPid;
     if (owner !== undefined && owner !== process.pid && isAlive(owner))
       throw new DataDirInUseError(dataDir, owner);
     await rm(lockPath, { force: true }); // the owner crashed; its server (if any) is recovered next
@@ -154,57 +189,38 @@ async function acquireLock(dataDir: string, lockPath: string): Promise<void> {
   throw new EmbeddedPostgresError(`could not lock ${lockPath}`);
 }
 
-async function readLockOwner(lockPath: string): Promise<number | undefined> {
+interface LockContent {
+  readonly ownerPid?: number;
+  readonly socketDir?: string;
+}
+
+async function readLock(lockPath: string): Promise<LockContent> {
   try {
-    const parsed = JSON.parse(await readFile(lockPath, 'utf8')) as { ownerPid?: unknown };
-    return typeof parsed.ownerPid === 'number' ? parsed.ownerPid : undefined;
+    const parsed = JSON.parse(await readFile(lockPath, 'utf8')) as Record<string, unknown>;
+    return {
+      ownerPid: typeof parsed.ownerPid === 'number' ? parsed.ownerPid : undefined,
+      socketDir: typeof parsed.socketDir === 'string' ? parsed.socketDir : undefined,
+    };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
-async function readOrCreatePassword(dataDir: string): Promise<string> {
-  const file = join(dataDir, 'postgres.password');
-  try {
-    const existing = (await readFile(file, 'utf8')).trim();
-    if (existing) return existing;
-  } catch {
-    // first start
-  }
-  const password = randomBytes(24).toString('base64url');
-  await writeFile(file, `${password}\n`, { mode: 0o600 });
-  return password;
-}
-
-/** initdb into a scratch directory, then rename: a crash mid-initdb never leaves a half cluster. */
-async function initCluster(
-  binaries: Binaries,
-  clusterDir: string,
-  password: string,
-  runAs: RunAs,
-): Promise<void> {
+/**
+ * initdb into a scratch directory, then rename: a crash mid-initdb never leaves a half cluster. No
+ * password file: the superuser gets none, and pg_hba.conf is ours (writeAccessRules) before any start.
+ */
+async function initCluster(binaries: Binaries, clusterDir: string, runAs: RunAs): Promise<void> {
   const scratch = `${clusterDir}.init-${process.pid}`;
-  const pwfile = `${clusterDir}.pw-${process.pid}`;
   await rm(scratch, { recursive: true, force: true });
-  await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
   await mkdir(scratch, { mode: 0o700 });
   try {
-    if (runAs.uid !== undefined && runAs.gid !== undefined) {
-      await chown(pwfile, runAs.uid, runAs.gid);
-      await chown(scratch, runAs.uid, runAs.gid);
-    }
+    if (runAs.uid !== undefined && runAs.gid !== undefined) await chown(scratch, runAs.uid, runAs.gid);
     await execFileAsync(
       binaries.initdb,
-      [
-        `--pgdata=${scratch}`,
-        `--username=${SUPERUSER}`,
-        `--pwfile=${pwfile}`,
-        '--auth=scram-sha-256',
-        '--encoding=UTF8',
-        '--no-locale',
-      ],
+      [`--pgdata=${scratch}`, `--username=${SUPERUSER}`, '--auth=reject', '--encoding=UTF8', '--no-locale'],
       // Our working directory may be one postgres cannot enter (a private checkout).
-      { ...runAs, cwd: dirname(clusterDir), env: { ...process.env, LC_ALL: 'C' } },
+      { ...runAs, cwd: dirname(clusterDir), env: serverEnvironment() },
     ).catch((error: { stderr?: string }) => {
       // An exec that could not start at all has no stderr: its own message says why.
       const detail = error.stderr?.trim() || String(error);
@@ -216,18 +232,6 @@ async function initCluster(
     });
     await rename(scratch, clusterDir);
   } finally {
-    await rm(pwfile, { force: true });
     await rm(scratch, { recursive: true, force: true });
-  }
-}
-
-async function ensureDatabase(port: number, password: string, database: string): Promise<void> {
-  const client = new pg.Client({ host: '127.0.0.1', port, user: SUPERUSER, password, database: 'postgres' });
-  await client.connect();
-  try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
-  } finally {
-    await client.end();
   }
 }

@@ -1,6 +1,8 @@
-import { chmod, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Binaries, canRun, copyBinaries, loadBinaries } from './binaries.js';
 import { placeCluster, relocatedClusterDir } from './placement.js';
@@ -95,6 +97,37 @@ describe('placeCluster', () => {
     expect(placement.binaries.postgres).toMatch(new RegExp(`^${root}/binaries/[^/]+/bin/postgres$`));
     expect(placement.notice).toBe(
       `embedded PostgreSQL runs a copy of its binaries from ${join(placement.binaries.postgres, '..')}`,
+    );
+  });
+
+  it.runIf(asRoot)('as root, refuses a relocation directory another user prepared', async () => {
+    const root = await relocationRoot();
+    await mkdir(join(root, 'clusters'), { recursive: true, mode: 0o755 });
+    const nobody = Number((await promisify(execFile)('id', ['-u', 'nobody'])).stdout.trim());
+    await chown(join(root, 'clusters'), nobody, 0);
+    const placing = placeCluster(
+      await dataDirUnder(0o700),
+      await reachableBinaries(),
+      await runAsUser(),
+      root,
+    );
+    await expect(placing).rejects.toThrow(
+      `the relocation directory ${join(root, 'clusters')} is owned by uid ${nobody}, not by uid 0`,
+    );
+  });
+
+  it.runIf(asRoot)('as root, refuses a relocation directory others can write to', async () => {
+    const root = await relocationRoot();
+    await mkdir(root, { recursive: true });
+    await chmod(root, 0o777);
+    const placing = placeCluster(
+      await dataDirUnder(0o700),
+      await reachableBinaries(),
+      await runAsUser(),
+      root,
+    );
+    await expect(placing).rejects.toThrow(
+      `the relocation directory ${root} is writable by other users (mode 0777)`,
     );
   });
 });

@@ -1,15 +1,18 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { canRun, copyBinaries, type Binaries } from './binaries.js';
 import { EmbeddedPostgresError } from './errors.js';
 import { exists } from './path-exists.js';
 import { canEnter, type RunAs } from './postgres-user.js';
+import { createPrivateFile } from './private-files.js';
+import { makeTrustedDirectory } from './trusted-directory.js';
 
 /**
  * Where clusters and binaries go when the `postgres` system user cannot reach the data directory or the
  * checkout (a clone in root's 0700 home or in a `mktemp -d` directory): a directory of ours, owned by
- * root and enterable by everyone, whose cluster directories only `postgres` can read.
+ * root, writable by root alone and enterable by everyone, whose cluster directories only `postgres`
+ * can read. One that exists owned by someone else, or writable by others, is refused.
  */
 export const DEFAULT_RELOCATION_ROOT = '/var/lib/helios-postgres';
 
@@ -84,7 +87,7 @@ async function prepareOutside(
   for (const dir of [root, dirname(home), home]) await makeOurDirectory(dir);
   const label = join(home, 'data-dir');
   const owner = await readFile(label, 'utf8').catch(() => undefined);
-  if (owner === undefined) await writeFile(label, `${realDataDir}\n`);
+  if (owner === undefined) await createPrivateFile(label, `${realDataDir}\n`);
   else if (owner.trim() !== realDataDir) {
     throw new EmbeddedPostgresError(
       `${home} belongs to the data directory ${owner.trim()}, not ${realDataDir}; move it away`,
@@ -98,17 +101,10 @@ async function prepareOutside(
   return clusterDir;
 }
 
-/** Creates a directory of ours enterable by everyone; one that exists keeps the mode its owner chose. */
+/**
+ * A directory of ours enterable by everyone (postgres must pass through, whatever the umask); one that
+ * exists must be root's and writable by root alone, or someone else could swap what we keep in it.
+ */
 async function makeOurDirectory(dir: string): Promise<void> {
-  try {
-    await mkdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      await mkdir(dirname(dir), { recursive: true });
-      return makeOurDirectory(dir);
-    }
-    throw error;
-  }
-  await chmod(dir, 0o755); // whatever the umask: postgres must pass through
+  await makeTrustedDirectory(dir, 0o755, 'relocation directory');
 }

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { serverEnvironment } from './server-environment.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -15,14 +16,15 @@ export const SUPERUSER = 'postgres';
 export async function runAsUser(): Promise<RunAs> {
   if (process.getuid?.() !== 0) return {};
   const ids = async (): Promise<RunAs> => ({
-    uid: Number((await execFileAsync('id', ['-u', SUPERUSER])).stdout.trim()),
-    gid: Number((await execFileAsync('id', ['-g', SUPERUSER])).stdout.trim()),
+    uid: Number((await execFileAsync('id', ['-u', SUPERUSER], { env: serverEnvironment() })).stdout.trim()),
+    gid: Number((await execFileAsync('id', ['-g', SUPERUSER], { env: serverEnvironment() })).stdout.trim()),
   });
   try {
     return await ids();
   } catch {
-    await execFileAsync('groupadd', ['--system', SUPERUSER]).catch(() => undefined);
-    await execFileAsync('useradd', ['--system', '-g', SUPERUSER, '--no-create-home', SUPERUSER]);
+    const env = serverEnvironment();
+    await execFileAsync('groupadd', ['--system', SUPERUSER], { env }).catch(() => undefined);
+    await execFileAsync('useradd', ['--system', '-g', SUPERUSER, '--no-create-home', SUPERUSER], { env });
     return ids();
   }
 }
@@ -34,7 +36,11 @@ export async function runAsUser(): Promise<RunAs> {
 export async function canEnter(dir: string, runAs: RunAs): Promise<boolean> {
   if (runAs.uid === undefined) return true;
   try {
-    await execFileAsync('/bin/sh', ['-c', 'cd -- "$1"', 'sh', dir], { ...runAs, cwd: '/' });
+    await execFileAsync('/bin/sh', ['-c', 'cd -- "$1"', 'sh', dir], {
+      ...runAs,
+      cwd: '/',
+      env: serverEnvironment(),
+    });
     return true;
   } catch {
     return false;

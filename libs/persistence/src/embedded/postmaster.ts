@@ -1,12 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { open, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { type Binaries } from './binaries.js';
 import { EmbeddedPostgresError } from './errors.js';
-import { SUPERUSER, type RunAs } from './postgres-user.js';
+import { type RunAs } from './postgres-user.js';
+import { openPrivateAppend, replacePrivateFile } from './private-files.js';
 import { stopPostmaster } from './process-utils.js';
+import { serverEnvironment } from './server-environment.js';
+import { ensureSocketDirectory } from './socket-directory.js';
+import { superuserClient } from './superuser-client.js';
 
 /** Everything needed to start the server on its cluster, the first time and after a crash. */
 export interface PostmasterSpec {
@@ -17,7 +20,8 @@ export interface PostmasterSpec {
   readonly dataDir: string;
   readonly lockPath: string;
   readonly port: number;
-  readonly password: string;
+  /** The Unix socket's directory: the superuser's only way in. */
+  readonly socketDir: string;
   readonly runAs: RunAs;
   readonly startTimeoutMs: number;
 }
@@ -27,11 +31,17 @@ export interface PostmasterSpec {
  * on any failure, or when `signal` aborts, the server it started is stopped again.
  */
 export async function launchPostmaster(spec: PostmasterSpec, signal?: AbortSignal): Promise<ChildProcess> {
+  await ensureSocketDirectory(spec.socketDir, spec.runAs);
   const child = await spawnServer(spec);
   try {
-    await writeFile(
+    await replacePrivateFile(
       spec.lockPath,
-      JSON.stringify({ ownerPid: process.pid, postgresPid: child.pid, port: spec.port }),
+      JSON.stringify({
+        ownerPid: process.pid,
+        postgresPid: child.pid,
+        port: spec.port,
+        socketDir: spec.socketDir,
+      }),
     );
     await waitUntilAccepting(child, spec, signal);
     return child;
@@ -47,7 +57,7 @@ export function hasExited(child: ChildProcess): boolean {
 
 async function spawnServer(spec: PostmasterSpec): Promise<ChildProcess> {
   // The log is a file, not a pipe: the server must keep running unharmed if its owner dies.
-  const logFile = await open(join(spec.dataDir, 'postgres.log'), 'a');
+  const logFile = await openPrivateAppend(join(spec.dataDir, 'postgres.log'));
   try {
     const child = spawn(
       spec.binaries.postgres,
@@ -59,7 +69,9 @@ async function spawnServer(spec: PostmasterSpec): Promise<ChildProcess> {
         '-c',
         'listen_addresses=127.0.0.1',
         '-c',
-        'unix_socket_directories=',
+        `unix_socket_directories=${spec.socketDir}`,
+        '-c',
+        'unix_socket_permissions=0700',
         // The launcher's default one-minute round lets a queue table (pending_evaluations) swell for a
         // minute between passes under load; this database serves one application.
         '-c',
@@ -72,7 +84,7 @@ async function spawnServer(spec: PostmasterSpec): Promise<ChildProcess> {
         // Our working directory may be one postgres cannot enter (a private checkout).
         cwd: dirname(spec.clusterDir),
         stdio: ['ignore', logFile.fd, logFile.fd],
-        env: { ...process.env, LC_ALL: 'C' },
+        env: serverEnvironment(),
       },
     );
     await new Promise<void>((resolveSpawn, reject) => {
@@ -100,13 +112,7 @@ async function waitUntilAccepting(
         `embedded PostgreSQL exited during start (code ${child.exitCode ?? child.signalCode}); see ${join(spec.dataDir, 'postgres.log')}:\n${await logTail(spec.dataDir)}`,
       );
     }
-    const client = new pg.Client({
-      host: '127.0.0.1',
-      port: spec.port,
-      user: SUPERUSER,
-      password: spec.password,
-      database: 'postgres',
-    });
+    const client = superuserClient(spec, 'postgres');
     try {
       await client.connect();
       await client.query('SELECT 1');

@@ -4,11 +4,14 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import pino from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import { type AppContext } from './app-context.js';
 import { AppModule } from './app.module.js';
 import { type HeliosConfig } from './config/config.schema.js';
 import { requestId } from './logging/logger-options.js';
+import { serializeError } from './logging/error-serializer.js';
+import { capConnections, timeoutOptions } from './common/connection-limits.js';
+import { mainApiRefusals } from './common/main-api-refusals.js';
 import { migrateUp, openDatabase } from './persistence/database.js';
 import { recordStart } from './persistence/instance-metadata.js';
 import { ListenError } from './common/listen-error.js';
@@ -32,6 +35,8 @@ export interface RunningServer {
 /** In-process seams for tests; the process entry point (main.ts) passes none. */
 export interface ServerOptions {
   readonly governance?: GovernanceRuntimeOptions;
+  /** Where every log line goes instead of stdout, so tests can read them. */
+  readonly logDestination?: DestinationStream;
 }
 
 /** Opens the database, applies migrations, records the start and serves the API. */
@@ -40,7 +45,10 @@ export async function startServer(
   env: NodeJS.ProcessEnv = process.env,
   options: ServerOptions = {},
 ): Promise<RunningServer> {
-  const bootLog = pino({ level: config.log.level, base: { service: 'helios-api' } });
+  const bootLog = pino(
+    { level: config.log.level, base: { service: 'helios-api' }, serializers: { err: serializeError } },
+    options.logDestination ?? pino.destination(1),
+  );
   // The policy is checked before anything starts: an invalid one never serves a single request.
   const governancePolicy = prepareGovernance(config, env);
   const database = await openDatabase(config.database, {
@@ -77,12 +85,14 @@ export async function startServer(
       lifecycle: { shuttingDown: false },
     };
     app = await NestFactory.create<NestFastifyApplication>(
-      AppModule.forRoot(context),
+      AppModule.forRoot(context, options.logDestination),
       new FastifyAdapter({
         bodyLimit: config.server.bodyLimitBytes,
         return503OnClosing: true,
         requestIdHeader: false,
         genReqId: requestId,
+        ...timeoutOptions(config.server),
+        ...mainApiRefusals,
       }),
       { bufferLogs: true, abortOnError: false },
     );
@@ -96,6 +106,7 @@ export async function startServer(
         void reply.header('x-request-id', request.id);
       });
     setUpSwagger(app);
+    capConnections(app.getHttpServer(), config.server);
     try {
       await app.listen(config.server.port, config.server.host);
     } catch (error) {

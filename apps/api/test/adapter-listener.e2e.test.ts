@@ -71,14 +71,16 @@ describe('the adapter listener', () => {
     expect((await send(`${url}/evaluate`, 'OPTIONS', auth(tokens.adapter))).status).toBe(403);
   });
 
-  it('refuses a body over 1 MiB with 413 before checking the token; exactly 1 MiB is read', async () => {
+  it('checks the token before the body: 401 for an unauthenticated oversized body, 413 once authenticated; exactly 1 MiB is read', async () => {
     const url = await listen(echo);
-    const over = await send(
+    const unauthenticated = await send(
       `${url}/evaluate`,
       'POST',
       { 'content-type': 'application/json' },
       'x'.repeat(MIB + 1),
     );
+    expect(unauthenticated).toEqual({ status: 401, body: { error: 'Unauthorized' } });
+    const over = await send(`${url}/evaluate`, 'POST', auth(tokens.adapter), 'x'.repeat(MIB + 1));
     expect(over).toEqual({ status: 413, body: { error: 'request_body_too_large' } });
     const value = 'y'.repeat(MIB - 10);
     const exact = `{"v":"${value}"}`;

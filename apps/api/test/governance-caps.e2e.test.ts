@@ -62,7 +62,7 @@ describe('every route of the real listener, in the seed middleware order', () =>
   const bearer = (token: string) => ({ ...json, authorization: `Bearer ${token}` });
   const oversized = 'x'.repeat(MIB + 1);
 
-  it('Origin (even "null") and OPTIONS → 403, then oversize → 413, then token → 401, then JSON and schema → 400', async () => {
+  it('Origin (even "null") and OPTIONS → 403, then token → 401, then oversize → 413, then JSON and schema → 400', async () => {
     const forbidden = { status: 403, body: { error: 'Forbidden' } };
     for (const [path, token] of posts) {
       expect(await app.raw('POST', path, { ...json, origin: 'null' }, oversized), path).toEqual(forbidden);
@@ -71,13 +71,18 @@ describe('every route of the real listener, in the seed middleware order', () =>
         path,
       ).toEqual(forbidden);
       expect(await app.raw('OPTIONS', path, bearer(token)), path).toEqual(forbidden);
+      // The token is checked on the headers, before any body byte: unauthenticated oversize is 401.
       expect(await app.raw('POST', path, json, oversized), path).toEqual({
-        status: 413,
-        body: { error: 'request_body_too_large' },
+        status: 401,
+        body: { error: 'Unauthorized' },
       });
       expect(await app.raw('POST', path, bearer(wrongScope(token)), '{}'), path).toEqual({
         status: 401,
         body: { error: 'Unauthorized' },
+      });
+      expect(await app.raw('POST', path, bearer(token), oversized), path).toEqual({
+        status: 413,
+        body: { error: 'request_body_too_large' },
       });
       expect(await app.raw('POST', path, bearer(token), '{"tool":'), path).toEqual({
         status: 400,

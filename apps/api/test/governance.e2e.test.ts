@@ -42,7 +42,12 @@ describe('the governance adapter API', () => {
       {
         ...config,
         database: { ...config.database, ...target.database },
-        governance: { policy: file, sweepIntervalMs: 100, limits: { maxToolInputBytes: 64, maxOrigins: 2 } },
+        governance: {
+          ...config.governance,
+          policy: file,
+          sweepIntervalMs: 100,
+          limits: { maxToolInputBytes: 64, maxOrigins: 2 },
+        },
       },
       { HELIO_ADAPTER_TOKEN: ADAPTER, HELIO_SDK_TOKEN: SDK },
     );

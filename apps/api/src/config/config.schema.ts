@@ -4,6 +4,33 @@ const port = z.number().int().min(0).max(65535);
 const positiveInt = z.number().int().positive();
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
+/**
+ * What one HTTP listener lets a client hold: without these, connections that send headers and a byte of
+ * body, then nothing, pile up until the process runs out of file descriptors.
+ */
+const connectionLimitFields = {
+  /** Until the request's headers are complete (408 and the connection closed after it). */
+  headersTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
+  /** Until the whole request, body included, is received (408 and closed after it). */
+  requestTimeoutMs: z.number().int().min(100).max(3_600_000).default(30_000),
+  /** How long a kept-alive connection may sit idle between requests. */
+  keepAliveTimeoutMs: z.number().int().min(100).max(600_000).default(5_000),
+  /** Open connections at once; a connection beyond it is closed as soon as it is accepted. */
+  maxConnections: z.number().int().min(1).max(1_000_000).default(1_024),
+};
+
+const connectionLimits = z.strictObject(connectionLimitFields);
+/** The connection limits of one listener. */
+export type ConnectionLimits = z.infer<typeof connectionLimits>;
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = connectionLimits.parse({});
+
+/** Node refuses a headers timeout longer than the request timeout; say so at start instead. */
+const headersWithinRequest = {
+  check: (limits: { headersTimeoutMs: number; requestTimeoutMs: number }) =>
+    limits.headersTimeoutMs <= limits.requestTimeoutMs,
+  message: { message: 'must not exceed requestTimeoutMs', path: ['headersTimeoutMs'] },
+};
+
 /** PostgreSQL connection URL; parsed here so a typo fails at start, not at the first query. */
 const databaseUrl = z.string().refine(isPostgresUrl, {
   message: 'not a valid PostgreSQL URL (expected postgres://user:password@host:port/database)',
@@ -26,7 +53,9 @@ export const configSchema = z.strictObject({
         .min(1024)
         .max(64 * 1024 * 1024)
         .default(1024 * 1024),
+      ...connectionLimitFields,
     })
+    .refine(headersWithinRequest.check, headersWithinRequest.message)
     .prefault({}),
   database: z
     .strictObject({
@@ -50,13 +79,15 @@ export const configSchema = z.strictObject({
       sweepIntervalMs: z.number().int().min(100).max(3_600_000).default(5_000),
       /**
        * Bounded-growth caps of the adapter API; unset ones keep the seed's defaults (32 origins, 1,024
-       * tools per origin, 64 KiB tool_input, 4 KiB metadata, 10,000 / 64 MiB pending evaluations, 50,000
+       * tools per origin, 64 KiB per kept tool definition and 4 MiB per origin, 64 KiB tool_input, 4 KiB metadata, 10,000 / 64 MiB pending evaluations, 50,000
        * sender keys, 16 evidence entries of 64 KiB, 10,000 sessions / 64 MiB in the session store).
        */
       limits: z
         .strictObject({
           maxOrigins: positiveInt.optional(),
           maxToolsPerOrigin: positiveInt.optional(),
+          maxToolDefinitionBytes: positiveInt.optional(),
+          maxToolDefinitionBytesPerOrigin: positiveInt.optional(),
           maxToolInputBytes: positiveInt.optional(),
           maxMetadataBytes: positiveInt.optional(),
           maxPendingEvaluations: positiveInt.optional(),
@@ -68,6 +99,10 @@ export const configSchema = z.strictObject({
           maxSessionBytes: positiveInt.optional(),
           sessionIdleTtlMs: positiveInt.optional(),
         })
+        .prefault({}),
+      /** Connection limits of the adapter API listener (`sdk.host:sdk.port`), as for `server`. */
+      adapterApi: connectionLimits
+        .refine(headersWithinRequest.check, headersWithinRequest.message)
         .prefault({}),
     })
     .prefault({}),

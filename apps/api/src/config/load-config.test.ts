@@ -23,6 +23,16 @@ describe('parseConfig', () => {
       port: 8080,
       shutdownGraceMs: 10_000,
       bodyLimitBytes: 1_048_576,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 1_024,
+    });
+    expect(config.governance.adapterApi).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 1_024,
     });
     expect(config.database).toEqual({ dataDir: '.helios', poolSize: 10, connectTimeoutMs: 10_000 });
     expect(config.database.url).toBeUndefined();
@@ -71,6 +81,23 @@ describe('parseConfig', () => {
     );
     expect(issues.map((i) => i.path).sort()).toEqual(['log.level', 'server.port', 'server.shutdownGraceMs']);
     expect(issues.find((i) => i.path === 'server.port')?.message).toMatch(/expected number/);
+  });
+
+  it('reads connection limits for both listeners and refuses a headers timeout beyond the request timeout', () => {
+    const config = parseConfig(
+      'server:\n  maxConnections: 20\n  headersTimeoutMs: 1000\n  requestTimeoutMs: 2000\ngovernance:\n  adapterApi:\n    headersTimeoutMs: 500\n',
+    );
+    expect(config.server).toMatchObject({ maxConnections: 20, requestTimeoutMs: 2_000 });
+    expect(config.governance.adapterApi).toMatchObject({ headersTimeoutMs: 500, maxConnections: 1_024 });
+    expect(issuesOf(() => parseConfig('server:\n  headersTimeoutMs: 40000\n'))).toEqual([
+      { path: 'server.headersTimeoutMs', message: 'must not exceed requestTimeoutMs' },
+    ]);
+    expect(issuesOf(() => parseConfig('governance:\n  adapterApi:\n    maxConnections: 0\n'))[0]?.path).toBe(
+      'governance.adapterApi.maxConnections',
+    );
+    expect(issuesOf(() => parseConfig('governance:\n  adapterApi:\n    maxConection: 1\n'))[0]?.path).toBe(
+      'governance.adapterApi.maxConection',
+    );
   });
 
   it('checks a port at both edges', () => {

@@ -19,7 +19,7 @@ import { type DataSource } from 'typeorm';
 import { type HeliosConfig } from '../config/config.schema.js';
 import { adapterHandler } from './adapter-handler.js';
 import { startAdapterListener, type AdapterListener } from './adapter-listener/adapter-listener.js';
-import { resolveTokens } from './adapter-listener/adapter-tokens.js';
+import { checkTokenEnvironment, resolveTokens } from './adapter-listener/adapter-tokens.js';
 import { loadGovernancePolicy } from './policy-loader.js';
 import { ListenError } from '../common/listen-error.js';
 
@@ -45,10 +45,16 @@ export interface GovernanceRuntimeOptions {
   readonly clock?: Clock;
 }
 
-/** The configured policy, compiled; undefined when none is set. Throws GovernancePolicyError. */
+/**
+ * The configured policy, compiled; undefined when none is set. Throws GovernancePolicyError, or
+ * ConfigError for adapter API tokens that are too short or identical (before anything starts).
+ */
 export function prepareGovernance(config: HeliosConfig, env: NodeJS.ProcessEnv): CompileResult | undefined {
   const path = config.governance.policy;
-  return path === undefined ? undefined : loadGovernancePolicy(path, env);
+  if (path === undefined) return undefined;
+  const compiled = loadGovernancePolicy(path, env);
+  if (compiled.policy.document.sdk.enabled) checkTokenEnvironment(env);
+  return compiled;
 }
 
 /**
@@ -114,6 +120,7 @@ export async function startGovernance(
         port: sdk.port,
         tokens,
         handler: adapterHandler(service),
+        connectionLimits: config.governance.adapterApi,
         onFault: (error, route) => log.error(`governance adapter API fault on ${route}`, error),
       });
     } catch (error) {
@@ -128,7 +135,19 @@ export async function startGovernance(
 
   const sweep = setInterval(() => {
     evidence.evictIdle(Date.now());
-    service.sweep().catch((error: unknown) => log.error('governance expiry sweep failed', error));
+    service.sweep().then(
+      (report) => {
+        for (const entry of report.quarantined)
+          log.warn(
+            `governance evaluation ${entry.evaluationId} expired under a quarantined record: ${entry.reason}`,
+          );
+        if (report.failed > 0)
+          log.error(
+            `governance expiry sweep: ${report.failed} evaluation(s) could not be expired; retried next run`,
+          );
+      },
+      (error: unknown) => log.error('governance expiry sweep failed', error),
+    );
   }, config.governance.sweepIntervalMs);
   sweep.unref();
   const retention = setInterval(() => void sweepRetention(), RETENTION_SWEEP_MS);

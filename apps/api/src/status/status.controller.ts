@@ -1,14 +1,17 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { APP_CONTEXT, type AppContext } from '../app-context.js';
-import { checkReadiness } from '../health/readiness.js';
+import { ReadinessService } from '../health/readiness.service.js';
 import { readInstance } from '../persistence/instance-metadata.js';
 import { StatusDto } from './status.dto.js';
 
 @ApiTags('status')
 @Controller('v1')
 export class StatusController {
-  constructor(@Inject(APP_CONTEXT) private readonly ctx: AppContext) {}
+  constructor(
+    @Inject(APP_CONTEXT) private readonly ctx: AppContext,
+    @Inject(ReadinessService) private readonly readiness: ReadinessService,
+  ) {}
 
   @Get('status')
   @ApiOkResponse({
@@ -16,7 +19,7 @@ export class StatusController {
     description: 'Version, database kind and readiness, installation metadata.',
   })
   async status(): Promise<StatusDto> {
-    const readiness = await checkReadiness(this.ctx);
+    const readiness = await this.readiness.check();
     const instance = readiness.ready ? await readInstance(this.ctx.database.dataSource) : undefined;
     return {
       name: 'helios',

@@ -60,7 +60,7 @@ export async function startGovernanceApp(
       {
         ...config,
         database: { ...config.database, ...target.database },
-        governance: { policy: file, sweepIntervalMs: 100, limits },
+        governance: { ...config.governance, policy: file, sweepIntervalMs: 100, limits },
       },
       { HELIO_ADAPTER_TOKEN: ADAPTER_TOKEN, HELIO_SDK_TOKEN: SDK_TOKEN },
       { governance: { clock } },

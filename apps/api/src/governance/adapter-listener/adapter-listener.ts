@@ -1,6 +1,17 @@
 import { jsonNestingExceeds } from '@helios/core';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { ADAPTER_ROUTES, type AdapterHandler, type RouteSpec, type TokenScope } from './adapter-routes.js';
+import Fastify, { type FastifyReply, type FastifyRequest, type onRequestHookHandler } from 'fastify';
+import {
+  answerOnSocket,
+  clientErrorStatus,
+  errorCode,
+  frameworkErrorStatus,
+  rawPacket,
+  rawRequestIsCrossOrigin,
+  type ClientError,
+} from '../../common/client-errors.js';
+import { capConnections, timeoutOptions } from '../../common/connection-limits.js';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../../config/config.schema.js';
+import { ADAPTER_ROUTES, type AdapterHandler, type RouteSpec } from './adapter-routes.js';
 import { bearerToken, tokenMatcher, type AdapterTokens, type TokenMatcher } from './adapter-tokens.js';
 
 export interface AdapterListenerOptions {
@@ -13,6 +24,8 @@ export interface AdapterListenerOptions {
   readonly bodyLimitBytes?: number;
   /** Deepest nesting of objects and arrays a body may have (400 json_too_deep beyond it). */
   readonly maxJsonDepth?: number;
+  /** Timeouts and connection cap (the documented `governance.adapterApi` defaults when absent). */
+  readonly connectionLimits?: ConnectionLimits;
   /** Where faults are reported; responses never carry their detail. */
   readonly onFault?: (error: unknown, route: string) => void;
 }
@@ -33,55 +46,71 @@ export const DEFAULT_MAX_JSON_DEPTH = 256;
 /**
  * The governance adapter API on its own Fastify listener (not Nest: it is a hot path that validates with
  * compiled JSON Schemas). Every request passes, in this order: (1) any `Origin` header or an OPTIONS
- * request → 403; (2) a body over the cap → 413 `request_body_too_large`; (3) the bearer token of the
- * route's scope → 401 (except GET /healthz); (4) JSON parsing → 400 `invalid_json`, or 400
- * `json_too_deep` past the nesting cap; then the route.
+ * request → 403; (2) a request line, path or headers the parser or router refuses → 400 `bad_request`,
+ * 414 `uri_too_long`, 431 `request_header_fields_too_large`; (3) the bearer token of the route's scope →
+ * 401 (except GET /healthz), decided on the headers alone before a byte of body is read; (4) a body
+ * over the cap → 413 `request_body_too_large`; (5) JSON parsing → 400 `invalid_json`, or 400
+ * `json_too_deep` past the nesting cap; then the route. A 403 or 401 closes the connection, so the body
+ * a refused caller announced is never read. A request not received within the timeouts → 408
+ * `request_timeout`, connection closed.
  * A fault anywhere → 500 `{"error":"Internal server error"}` with no detail.
  */
 export async function startAdapterListener(options: AdapterListenerOptions): Promise<AdapterListener> {
+  const limits = options.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimitBytes ?? MIB,
     return503OnClosing: true,
+    ...timeoutOptions(limits),
     // Session and ticket ids in paths may be as long as the bodies allow (Fastify's default is 100).
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    // No hook runs for these: the Origin rule is applied here too, so it stays the first answer.
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      if (crossOrigin(request)) return refuse(reply, 403, 'Forbidden');
+      const status = frameworkErrorStatus(error);
+      return void reply.code(status).send({ error: errorCode(status) });
+    },
+    // The parser gave up before a request existed: only its raw bytes tell whether Origin was sent.
+    clientErrorHandler: (error: ClientError, socket) => {
+      if (error.code === 'ECONNRESET') return void socket.destroy();
+      if (rawRequestIsCrossOrigin(rawPacket(error)))
+        return answerOnSocket(socket, 403, JSON.stringify({ error: 'Forbidden' }));
+      const status = clientErrorStatus(error);
+      return answerOnSocket(socket, status, JSON.stringify({ error: errorCode(status) }));
+    },
   });
+  capConnections(app.server, limits);
   // Bodies stay raw text until the caller is authenticated: unauthenticated JSON is never parsed.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   // Hooks take callbacks rather than being async: no promise per request on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.headers.origin !== undefined || request.method === 'OPTIONS') {
-      void reply.code(403).send({ error: 'Forbidden' });
-      return;
-    }
+    if (crossOrigin(request)) return refuse(reply, 403, 'Forbidden');
     done();
   });
 
   app.setErrorHandler((error: { statusCode?: number; code?: string }, request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
       return reply.code(413).send({ error: 'request_body_too_large' });
-    options.onFault?.(error, request.url);
+    // Fastify's own refusals of a malformed request (content-length mismatch, …) are the client's doing.
+    const status = error.statusCode ?? 500;
+    if (error.code?.startsWith('FST_ERR_') && status >= 400 && status < 500)
+      return reply.code(status).send({ error: errorCode(status) });
+    options.onFault?.(error, request.routeOptions.url ?? 'unrouted');
     return reply.code(500).send({ error: 'Internal server error' });
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
 
-  const matchers: Readonly<Record<TokenScope, TokenMatcher>> = {
-    adapter: tokenMatcher(options.tokens.adapter),
-    sdk: tokenMatcher(options.tokens.sdk),
-  };
   app.get('/healthz', async () => ({ status: 'ok' }));
   for (const spec of ADAPTER_ROUTES) {
     app.route({
       method: spec.method,
       url: spec.url,
-      // Auth runs first thing in the handler (after the body-size check, before JSON parsing): one hook
-      // stage fewer per request than a preValidation hook.
-      handler: (request, reply) => {
-        if (!authenticated(request, spec, matchers)) return reply.code(401).send({ error: 'Unauthorized' });
-        return route(request, reply, spec, options);
-      },
+      // On the headers alone, before any body byte is read: an unauthenticated caller cannot make us
+      // buffer (or wait for) the body it announced.
+      onRequest: requireToken(tokenMatcher(options.tokens[spec.scope])),
+      handler: (request, reply) => route(request, reply, spec.method, spec.route, options),
     });
   }
 
@@ -94,22 +123,31 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
   };
 }
 
-function authenticated(
-  request: FastifyRequest,
-  spec: RouteSpec,
-  matchers: Readonly<Record<TokenScope, TokenMatcher>>,
-): boolean {
-  return matchers[spec.scope](bearerToken(request.headers.authorization));
+function crossOrigin(request: FastifyRequest): boolean {
+  return request.headers.origin !== undefined || request.method === 'OPTIONS';
+}
+
+function requireToken(matches: TokenMatcher): onRequestHookHandler {
+  return (request, reply, done) => {
+    if (!matches(bearerToken(request.headers.authorization))) return refuse(reply, 401, 'Unauthorized');
+    done();
+  };
+}
+
+/** Answers and closes the connection: the body the caller announced is never read or waited for. */
+function refuse(reply: FastifyReply, status: 401 | 403, error: string): void {
+  void reply.code(status).header('connection', 'close').send({ error });
 }
 
 async function route(
   request: FastifyRequest,
   reply: FastifyReply,
-  spec: RouteSpec,
+  method: RouteSpec['method'],
+  adapterRoute: RouteSpec['route'],
   options: AdapterListenerOptions,
 ): Promise<FastifyReply> {
   let body: unknown = undefined;
-  if (spec.method === 'POST') {
+  if (method === 'POST') {
     const maxDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
     if (typeof request.body === 'string' && jsonNestingExceeds(request.body, maxDepth))
       return reply.code(400).send({ error: 'json_too_deep', max_depth: maxDepth });
@@ -119,7 +157,7 @@ async function route(
   }
   if (!options.handler) return reply.code(503).send({ error: 'governance_unavailable' });
   const answer = await options.handler({
-    route: spec.route,
+    route: adapterRoute,
     body,
     params: request.params as Record<string, string>,
   });

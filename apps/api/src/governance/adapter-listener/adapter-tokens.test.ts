@@ -1,18 +1,49 @@
 import { describe, expect, it } from 'vitest';
-import { bearerToken, resolveTokens, tokenMatcher } from './adapter-tokens.js';
+import { ConfigError } from '../../config/config-error.js';
+import { bearerToken, checkTokenEnvironment, resolveTokens, tokenMatcher } from './adapter-tokens.js';
 
 describe('adapter tokens', () => {
   it('takes tokens from the environment and never prints their values', () => {
     const lines: string[] = [];
-    const env = { HELIO_ADAPTER_TOKEN: 'adapter-secret-1', HELIO_SDK_TOKEN: 'sdk-secret-22' };
+    const env = { HELIO_ADAPTER_TOKEN: 'adapter-secret-0001', HELIO_SDK_TOKEN: 'sdk-secret-000000022' };
     expect(resolveTokens(env, (l) => lines.push(l))).toEqual({
-      adapter: 'adapter-secret-1',
-      sdk: 'sdk-secret-22',
+      adapter: 'adapter-secret-0001',
+      sdk: 'sdk-secret-000000022',
     });
     expect(lines).toEqual([
       'HELIO_ADAPTER_TOKEN: using the value from the environment',
       'HELIO_SDK_TOKEN: using the value from the environment',
     ]);
+  });
+
+  it('refuses identical tokens and tokens under 16 characters, naming the variable, never the value', () => {
+    const refusal = (env: NodeJS.ProcessEnv): ConfigError => {
+      try {
+        resolveTokens(env, () => undefined);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return error as ConfigError;
+      }
+      throw new Error('expected a ConfigError');
+    };
+    const same = 'the-same-token-for-both-scopes';
+    const identical = refusal({ HELIO_ADAPTER_TOKEN: same, HELIO_SDK_TOKEN: ` ${same} ` });
+    expect(identical.issues).toEqual([
+      { path: 'HELIO_SDK_TOKEN', message: expect.stringContaining('must differ from HELIO_ADAPTER_TOKEN') },
+    ]);
+    expect(identical.message).not.toContain(same);
+    const short = refusal({ HELIO_ADAPTER_TOKEN: 'x', HELIO_SDK_TOKEN: 'x' });
+    expect(short.issues.map((i) => i.path)).toEqual([
+      'HELIO_ADAPTER_TOKEN',
+      'HELIO_SDK_TOKEN',
+      'HELIO_SDK_TOKEN',
+    ]);
+    const fifteen = refusal({ HELIO_SDK_TOKEN: '123456789012345' });
+    expect(fifteen.issues).toEqual([
+      { path: 'HELIO_SDK_TOKEN', message: expect.stringContaining('at least 16') },
+    ]);
+    expect(fifteen.message).not.toContain('123456789012345');
+    expect(() => checkTokenEnvironment({ HELIO_SDK_TOKEN: '1234567890123456' })).not.toThrow();
   });
 
   it('generates 32 random bytes per scope when unset, prints and exports them', () => {

@@ -13,7 +13,6 @@ import { type ToolDefinition } from '../stores/tool-baseline-store.js';
 import { type BucketCheck, type BucketSnapshot } from '../stores/limit-store.js';
 import { type BreachedBudget } from '../stores/approval-ticket-store.js';
 import { identityJsonBytes, jsonByteLength } from '../util/canonical-json.js';
-import { StringPool } from '../util/string-pool.js';
 import { fromMicroUnits } from '../util/money.js';
 import { type BlockReason } from './audit-record.js';
 import {
@@ -45,9 +44,6 @@ import {
   type WireDecision,
 } from './wire-types.js';
 
-/** Origins, tool names and session ids repeat across calls: pending entries share one copy of each. */
-const IDENTIFIERS = new StringPool();
-
 export const DEFAULT_ORIGIN = 'sideband';
 /** `[]`: what an empty list counts against the backlog byte cap. */
 const EMPTY_ARRAY_BYTES = 2;
@@ -72,7 +68,7 @@ export async function evaluateCall(
   request: EvaluateRequest,
 ): Promise<EvaluateResult> {
   const { stores, limits, policy } = context;
-  const origin = IDENTIFIERS.intern(request.origin ?? DEFAULT_ORIGIN);
+  const origin = context.identifiers.intern(request.origin ?? DEFAULT_ORIGIN);
   const metadata = request.metadata ?? null;
   if (metadata !== null && Object.hasOwn(metadata, 'agent_id')) {
     return failure(400, { error: 'reserved_metadata_key', key: 'agent_id' });
@@ -86,7 +82,7 @@ export async function evaluateCall(
   const metadataBytes = Buffer.byteLength(metadataJson, 'utf8');
   if (metadataBytes > limits.maxMetadataBytes) return failure(413, { error: 'metadata_too_large' });
 
-  const toolName = IDENTIFIERS.intern(request.tool.name);
+  const toolName = context.identifiers.intern(request.tool.name);
   // Stores may answer synchronously (the in-memory ones do): awaited only when they return a promise.
   const observing = stores.baselines.observe(origin, toolName, toolDefinition(request), limits);
   const observed = observing instanceof Promise ? await observing : observing;
@@ -104,7 +100,8 @@ export async function evaluateCall(
 
   const now = context.clock.now();
   const normalisedSession = normaliseSessionId(request.session_id);
-  const sessionId = normalisedSession === undefined ? undefined : IDENTIFIERS.intern(normalisedSession);
+  const sessionId =
+    normalisedSession === undefined ? undefined : context.identifiers.intern(normalisedSession);
   const grounding = needsGrounding(context, sessionId)
     ? await context.stores.evidence?.grounding(sessionId as string, now)
     : undefined;

@@ -6,7 +6,9 @@ import { newId, storableJson, storableText, type FieldError } from '@helios/core
 import { resolveGovernanceLimits, type GovernanceLimits } from '../config/governance-limits.js';
 import { type CompiledPolicy } from '../engine/compiled-policy.js';
 import { systemClock, type Clock } from '../stores/clock.js';
+import { IsoTimeCache } from '../util/iso-time-cache.js';
 import { KeyedMutex } from '../util/keyed-mutex.js';
+import { StringPool } from '../util/string-pool.js';
 import { resolveApproval } from './approval-flow.js';
 import { auditCall } from './audit-flow.js';
 import { evaluateCall } from './evaluate-flow.js';
@@ -82,6 +84,8 @@ export class GovernanceService {
         maxBytes: limits.maxPendingBytes,
       }),
       locks: new KeyedMutex(),
+      identifiers: new StringPool(),
+      isoTime: new IsoTimeCache(),
     });
   }
 

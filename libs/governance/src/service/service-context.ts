@@ -8,7 +8,9 @@ import { type EvidenceStore, type SessionStoreCaps } from '../stores/evidence-st
 import { type LimitStore } from '../stores/limit-store.js';
 import { type BacklogCaps, type PendingEvaluationStore } from '../stores/pending-evaluation-store.js';
 import { type ToolBaselineStore } from '../stores/tool-baseline-store.js';
+import { type IsoTimeCache } from '../util/iso-time-cache.js';
 import { type KeyedMutex } from '../util/keyed-mutex.js';
+import { type StringPool } from '../util/string-pool.js';
 import { type AuditRecord } from './audit-record.js';
 import { isEnforcement } from './record-builder.js';
 
@@ -32,6 +34,10 @@ export interface ServiceContext {
   /** The backlog caps of `limits`, made once. */
   readonly backlogCaps: BacklogCaps;
   readonly locks: KeyedMutex;
+  /** Origins, tool names and session ids repeat across calls: pending entries share one copy of each. */
+  readonly identifiers: StringPool;
+  /** The ISO text of the last millisecond asked for: many calls share one under load. */
+  readonly isoTime: IsoTimeCache;
 }
 
 /**
@@ -43,17 +49,9 @@ export async function appendRecord(context: ServiceContext, record: AuditRecord)
   await context.stores.audit.append(record, isEnforcement(record) ? 'immediate' : 'buffered');
 }
 
-/** Many calls share a millisecond under load: the ISO text of the last one is reused. */
-let lastIsoMs = Number.NaN;
-let lastIso = '';
-
+/** Now, as ISO text, from the context's own cache (no state shared between services). */
 export function nowIso(context: ServiceContext): string {
-  const now = context.clock.now();
-  if (now !== lastIsoMs) {
-    lastIso = new Date(now).toISOString();
-    lastIsoMs = now;
-  }
-  return lastIso;
+  return context.isoTime.format(context.clock.now());
 }
 
 /** The session store's caps, from the configured limits. */

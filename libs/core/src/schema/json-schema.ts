@@ -25,6 +25,10 @@ export interface JsonSchema {
 }
 
 /** One field that does not match its schema: where, and what was expected versus found. */
+/** A value checked against a schema: the typed value, or every field that failed. */
+export type SchemaCheck<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly FieldError[] };
+
 export interface FieldError {
   /** `a.b[0]` style; empty for the value itself. */
   readonly path: string;

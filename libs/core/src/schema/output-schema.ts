@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { RawOutputCapturePolicy } from '../model/model-config.js';
 import { type Provenanced } from '../provenance/provenance.js';
 import { ProvenanceValidator } from '../provenance/provenance-validator.js';
-import { type FieldError, type JsonSchema } from './json-schema.js';
+import { type JsonSchema, type SchemaCheck } from './json-schema.js';
 import { parseLenientJson } from './lenient-json.js';
 import { checkProvenanced } from './provenanced-check.js';
 import { FIELD_PROVENANCE_SCHEMA } from './provenance-json-schema.js';
@@ -14,8 +14,7 @@ import { compileJsonSchema } from './schema-validator.js';
 import { StructuredOutputParseError } from './structured-output-parse-error.js';
 import { zodFieldErrors } from './zod-field-errors.js';
 
-export type SchemaCheck<T> =
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: readonly FieldError[] };
+export type { SchemaCheck } from './json-schema.js';
 
 export interface OutputSchema<T> {
   /** A name providers may require for the schema (e.g. OpenAI's `json_schema.name`). */

@@ -1,6 +1,5 @@
 /** Checks a `{output, provenance}` value: the output by its own schema, each entry by shape and validator. */
-import { type FieldError } from './json-schema.js';
-import { type OutputSchema, type SchemaCheck } from './output-schema.js';
+import { type FieldError, type SchemaCheck } from './json-schema.js';
 import { LENIENT_FIELD_PROVENANCE_SCHEMA } from './provenance-json-schema.js';
 import { validateJson } from './schema-validator.js';
 import {
@@ -14,7 +13,8 @@ import { type ProvenanceValidator } from '../provenance/provenance-validator.js'
 
 export function checkProvenanced<T>(
   value: unknown,
-  inner: OutputSchema<T>,
+  // Only its check is needed: taking the check, not OutputSchema, keeps this file out of a cycle with it.
+  inner: { check(value: unknown): SchemaCheck<T> },
   validator: ProvenanceValidator,
 ): SchemaCheck<Provenanced<T>> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -19,13 +19,12 @@
  * machine sustains once it is kept busy, with the p99 that costs. It is informative, not the target.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { freePort } from '../../libs/persistence/src/index.ts';
+import { embeddedSuperuserClient, freePort } from '../../libs/persistence/src/index.ts';
 import type { BenchResult } from '../run.ts';
 import { startServer } from '../governance-http/index.ts';
 import { median } from '../median.ts';
@@ -189,17 +188,8 @@ export default async function run(): Promise<BenchResult> {
       });
     }
     // Records of the last batches land within the sink's flush interval.
-    const lock = JSON.parse(await readFile(join(dir, 'embedded-postgres.lock'), 'utf8')) as {
-      port: number;
-      socketDir: string;
-    };
     // The embedded superuser has no password: it connects through the server's Unix socket.
-    const client = new pg.Client({
-      host: lock.socketDir,
-      port: lock.port,
-      user: 'postgres',
-      database: 'helios',
-    });
+    const client = await embeddedSuperuserClient(dir);
     await client.connect();
     let written = 0;
     for (let i = 0; i < 50; i += 1) {

@@ -7,8 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, isAlive, waitForExit } from '@helios/persistence';
-import pg from 'pg';
+import { embeddedSuperuserClient, freePort, isAlive, waitForExit, LOCK_FILE } from '@helios/persistence';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startApi, waitForUrl, type ApiProcess } from './support/api-process.js';
 import { embeddedTarget, tempDir } from './support/databases.js';
@@ -31,13 +30,10 @@ async function configFile(sdkPort: number): Promise<string> {
 
 interface Lock {
   readonly postgresPid: number;
-  readonly port: number;
-  /** The server's Unix socket directory: the only way in for its superuser (root and postgres only). */
-  readonly socketDir: string;
 }
 
 async function readLock(dataDir: string): Promise<Lock> {
-  return JSON.parse(await readFile(join(dataDir, 'embedded-postgres.lock'), 'utf8')) as Lock;
+  return JSON.parse(await readFile(join(dataDir, LOCK_FILE), 'utf8')) as Lock;
 }
 
 /** Polls /readyz until it answers `status` (bounded); returns how long that took. */
@@ -136,12 +132,7 @@ describe('the embedded PostgreSQL under a running API', () => {
     expect(audited.size).toBeGreaterThanOrEqual(auditedAtRecovery + 20);
 
     // Every audit answered 201, before or after the crash, is in the database once.
-    const client = new pg.Client({
-      host: after.socketDir,
-      port: after.port,
-      user: 'postgres',
-      database: 'helios',
-    });
+    const client = await embeddedSuperuserClient(target.database.dataDir);
     await client.connect();
     const { rows } = await client.query<{ id: string }>(
       `SELECT id::text AS id FROM audit_records WHERE tool_name = 'supervision-probe' AND record_kind = 'tool_call'`,

@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { freePort } from '@helios/persistence';
+import { embeddedSuperuserClient, freePort } from '@helios/persistence';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startApi, waitForUrl, type ApiProcess } from './support/api-process.js';
@@ -23,18 +23,10 @@ async function configFiles(sdkPort: number): Promise<string> {
   return config;
 }
 
-/** Database URL of a target: the external one, or the embedded server the API recorded in its lock. */
-async function databaseUrl(target: DatabaseTarget): Promise<string> {
-  if (target.database.url) return target.database.url;
-  const { readFile } = await import('node:fs/promises');
-  const lock = JSON.parse(
-    await readFile(join(target.database.dataDir, 'embedded-postgres.lock'), 'utf8'),
-  ) as {
-    port: number;
-    socketDir: string;
-  };
-  // The superuser has no password: it connects through the server's Unix socket (root and postgres only).
-  return `postgres://postgres@127.0.0.1:${lock.port}/helios?host=${encodeURIComponent(lock.socketDir)}`;
+/** A client of a target's database: the external one, or the embedded server the API recorded in its lock. */
+function databaseClient(target: DatabaseTarget): Promise<pg.Client> {
+  if (target.database.url) return Promise.resolve(new pg.Client({ connectionString: target.database.url }));
+  return embeddedSuperuserClient(target.database.dataDir);
 }
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -95,7 +87,7 @@ describe.each(targetFactories)('governance after kill -9 (%s database)', (_name,
 
     const second = await startApi(await freePort(), env);
     cleanups.push(stop(second));
-    const client = new pg.Client({ connectionString: await databaseUrl(target) });
+    const client = await databaseClient(target);
     await client.connect();
     cleanups.push(() => client.end());
     // Unaudited evaluations expire after the 2 s TTL, swept every 200 ms.

@@ -12,6 +12,7 @@ export {
 export { DataDirInUseError, EmbeddedPostgresError } from './embedded/errors.js';
 export { DEFAULT_RELOCATION_ROOT, relocatedClusterDir } from './embedded/placement.js';
 export { freePort } from './embedded/free-port.js';
+export { embeddedSuperuserClient, LOCK_FILE } from './embedded/superuser-client.js';
 export { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';
 export { commandLine, isAlive, stopPostmaster, waitForExit } from './embedded/process-utils.js';
 

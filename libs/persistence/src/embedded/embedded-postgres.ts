@@ -17,6 +17,7 @@ import { createPrivateFile } from './private-files.js';
 import { isAlive, stopPostmaster } from './process-utils.js';
 import { serverEnvironment } from './server-environment.js';
 import { makeSocketDirectory, removeStaleSocketDirectory } from './socket-directory.js';
+import { LOCK_FILE } from './superuser-client.js';
 import { assertTrustedDirectory, makeTrustedDirectory, ourUid } from './trusted-directory.js';
 
 const execFileAsync = promisify(execFile);
@@ -74,7 +75,7 @@ export class EmbeddedPostgres {
 
   static async start(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
     const dataDir = await trustedDataDir(resolve(options.dataDir));
-    const lockPath = join(dataDir, 'embedded-postgres.lock');
+    const lockPath = join(dataDir, LOCK_FILE);
     const database = checkedDatabaseName(options.database ?? 'helios');
     const log = options.logger;
 

@@ -5,6 +5,7 @@
  */
 import { type FieldError } from '@helios/core';
 import { IDENTIFIER_MAX_BYTES as MAX } from '../config/identifier-limits.js';
+import { exceedsUtf8Bytes } from '../util/utf8.js';
 import {
   type AuditRequest,
   type ContextRequest,
@@ -14,9 +15,6 @@ import {
 } from './wire-types.js';
 
 type Check = readonly [path: string, value: unknown, maxBytes: number];
-
-/** UTF-8 needs at most 3 bytes per UTF-16 unit: a string that short cannot be over, uncounted. */
-const MAX_BYTES_PER_UNIT = 3;
 
 export function evaluateIdentifierIssues(request: EvaluateRequest): FieldError[] {
   return issues(
@@ -81,7 +79,7 @@ function issues(checks: readonly Check[], metadata?: Readonly<Record<string, unk
   for (const [path, value, maxBytes] of checks) check(found, path, value, maxBytes);
   if (metadata !== null && metadata !== undefined && typeof metadata === 'object') {
     for (const key of Object.keys(metadata)) {
-      if (tooLong(key, MAX.metadataKey)) {
+      if (exceedsUtf8Bytes(key, MAX.metadataKey)) {
         found.push({
           path: 'metadata',
           message: `key ${JSON.stringify(truncated(key))}… ${expected(MAX.metadataKey, key)}`,
@@ -95,12 +93,8 @@ function issues(checks: readonly Check[], metadata?: Readonly<Record<string, unk
 }
 
 function check(found: FieldError[], path: string, value: unknown, maxBytes: number): void {
-  if (typeof value === 'string' && tooLong(value, maxBytes))
+  if (typeof value === 'string' && exceedsUtf8Bytes(value, maxBytes))
     found.push({ path, message: expected(maxBytes, value) });
-}
-
-function tooLong(value: string, maxBytes: number): boolean {
-  return value.length * MAX_BYTES_PER_UNIT > maxBytes && Buffer.byteLength(value, 'utf8') > maxBytes;
 }
 
 function expected(maxBytes: number, value: string): string {

@@ -6,7 +6,7 @@
  * never holds up the rest, and an audit sink writes it instead of losing the record: the trail still
  * shows the call happened.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { IDENTIFIER_MAX_BYTES as MAX } from '../config/identifier-limits.js';
 import { truncateUtf8 } from '../util/utf8.js';
 import { type AuditRecord } from './audit-record.js';
@@ -49,5 +49,5 @@ function describe(error: unknown): string {
 }
 
 function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }

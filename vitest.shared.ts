@@ -20,15 +20,18 @@ interface PackageTestOptions {
   readonly test?: NonNullable<ViteUserConfig['test']>;
 }
 
-function workspaceAliases(): Record<string, string> {
+/** Exact-match aliases (`@helios/x` must not swallow `@helios/x/testing`), longest name first. */
+function workspaceAliases(): { find: RegExp; replacement: string }[] {
   const base = JSON.parse(readFileSync(resolve(workspaceRoot, 'tsconfig.base.json'), 'utf8')) as {
     compilerOptions: { paths: Record<string, string[]> };
   };
-  const aliases: Record<string, string> = {};
-  for (const [name, [target]] of Object.entries(base.compilerOptions.paths)) {
-    if (target) aliases[name] = resolve(workspaceRoot, target);
-  }
-  return aliases;
+  return Object.entries(base.compilerOptions.paths)
+    .filter((entry): entry is [string, [string, ...string[]]] => entry[1][0] !== undefined)
+    .sort(([a], [b]) => b.length - a.length)
+    .map(([name, [target]]) => ({
+      find: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`),
+      replacement: resolve(workspaceRoot, target),
+    }));
 }
 
 export function packageTestConfig(packageDir: string, options: PackageTestOptions = {}): ViteUserConfig {

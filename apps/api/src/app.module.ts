@@ -1,28 +1,51 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { type DestinationStream } from 'pino';
-import { DataSource } from 'typeorm';
-import { APP_CONTEXT, type AppContext } from './app-context.js';
-import { HealthController } from './health/health.controller.js';
-import { ReadinessService } from './health/readiness.service.js';
+import { AdminModule } from './admin/admin.module.js';
+import { AuthModule } from './auth/auth.module.js';
+import { type HeliosConfig } from './config/config.schema.js';
+import { ConfigModule } from './config/config.module.js';
+import { ErrorsModule } from './errors/errors.module.js';
+import { GovernanceModule, type GovernanceModuleOptions } from './governance/governance.module.js';
+import { HealthModule } from './health/health.module.js';
+import { LifecycleModule } from './lifecycle/lifecycle.module.js';
 import { loggerOptions } from './logging/logger-options.js';
-import { StatusController } from './status/status.controller.js';
+import { PersistenceModule } from './persistence/persistence.module.js';
+import { ProvidersModule } from './providers/providers.module.js';
+import { SandboxModule } from './sandbox/sandbox.module.js';
+import { SessionsModule } from './sessions/sessions.module.js';
 
-/** Root module; feature modules (sessions, providers, governance, sandbox, admin) join its imports. */
+export interface AppModuleOptions {
+  readonly config: HeliosConfig;
+  readonly env: NodeJS.ProcessEnv;
+  readonly governance?: GovernanceModuleOptions;
+  /** Where every log line goes instead of stdout (tests read them). */
+  readonly logDestination?: DestinationStream;
+}
+
+/**
+ * The root: one feature module per domain. Nest initialises the deepest module first (persistence
+ * before governance) and tears down in the reverse order (the database closes last).
+ */
 @Module({})
 export class AppModule {
-  /** `logDestination` (tests) replaces stdout for the request and application logs. */
-  static forRoot(ctx: AppContext, logDestination?: DestinationStream): DynamicModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [LoggerModule.forRoot(loggerOptions(ctx.config.log.level, logDestination))],
-      controllers: [HealthController, StatusController],
-      providers: [
-        { provide: APP_CONTEXT, useValue: ctx },
-        { provide: DataSource, useValue: ctx.database.dataSource },
-        ReadinessService,
+      imports: [
+        LoggerModule.forRoot(loggerOptions(options.config.log.level, options.logDestination)),
+        ConfigModule.forRoot(options.config, options.env),
+        ErrorsModule,
+        LifecycleModule,
+        PersistenceModule,
+        HealthModule,
+        GovernanceModule.forRoot(options.governance),
+        AuthModule,
+        ProvidersModule,
+        SandboxModule,
+        SessionsModule,
+        AdminModule,
       ],
-      exports: [APP_CONTEXT, DataSource],
     };
   }
 }

@@ -64,7 +64,7 @@ beforeAll(async () => {
     { HELIO_ADAPTER_TOKEN: ADAPTER, HELIO_SDK_TOKEN: SDK },
     { logDestination },
   );
-  adapterUrl = server.context.governance?.listener?.url ?? '';
+  adapterUrl = server.governance?.listener?.url ?? '';
 });
 
 afterAll(async () => {
@@ -169,7 +169,7 @@ describe('requests the parser or router refuses, in Nest shape', () => {
 
 describe('probes while the database is down', () => {
   it('/readyz and /v1/status give a generic reason; the driver error goes to the log once', async () => {
-    const { dataSource } = server.context.database;
+    const { dataSource } = server.database;
     const closedPort = await freePort();
     const original = dataSource.query.bind(dataSource);
     // What the pool meets when the server is gone: the real driver's error, naming host and port.
@@ -231,7 +231,7 @@ describe('log lines', () => {
 
   it('never carry the values of a failed SQL statement (the adapter API fault log)', async () => {
     const secret = 'SECRET-SENDER-7f3a9c';
-    const { dataSource } = server.context.database;
+    const { dataSource } = server.database;
     // The database refuses the evaluation and, as PostgreSQL does for a unique violation, quotes the
     // row in its error's detail; the statement's parameters carry it too.
     await dataSource.query(`
@@ -263,7 +263,7 @@ describe('log lines', () => {
 
   it('never carry the parameters of a QueryFailedError logged through Nest (as its exception filter does)', async () => {
     const secret = 'SECRET-PARAM-19d0c2';
-    const { dataSource } = server.context.database;
+    const { dataSource } = server.database;
     const error = await dataSource
       .query(`SELECT $1::varchar(4) AS v, 1 / 0 AS boom WHERE $2::text IS NOT NULL`, ['abcd', secret])
       .catch((e: unknown) => e);

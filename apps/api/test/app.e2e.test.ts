@@ -12,7 +12,7 @@ async function boot(target: DatabaseTarget, graceMs = 10_000): Promise<RunningSe
 
 /** Holds an exclusive lock on the migrations table, so readiness checks block until it is released. */
 async function lockMigrations(server: RunningServer): Promise<() => Promise<void>> {
-  const runner = server.context.database.dataSource.createQueryRunner();
+  const runner = server.database.dataSource.createQueryRunner();
   await runner.connect();
   await runner.startTransaction();
   await runner.query('LOCK TABLE "migrations" IN ACCESS EXCLUSIVE MODE');
@@ -70,6 +70,23 @@ describe.each(targetFactories)('the API on the %s database', (_name, makeTarget)
     expect(ui.headers.get('content-type')).toContain('text/html');
   });
 
+  it('documents the governance adapter API at /docs/adapter-json', async () => {
+    const response = await fetch(`${server.url}/docs/adapter-json`);
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as { openapi: string; paths: object };
+    expect(doc.openapi).toBe('3.1.0');
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/evaluate',
+        '/audit',
+        '/approval/{id}/resolve',
+        '/session/{session_id}/state',
+      ]),
+    );
+    expect((await fetch(`${server.url}/docs/adapter`)).status).toBe(200);
+  });
+
   it('gives every response a request id, keeping a well-formed one from the caller', async () => {
     const mine = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'trace-42.a:b' } });
     expect(mine.headers.get('x-request-id')).toBe('trace-42.a:b');
@@ -83,21 +100,21 @@ describe.each(targetFactories)('the API on the %s database', (_name, makeTarget)
   });
 
   it('serves many concurrent requests that each hit the database', async () => {
-    const poolSize = server.context.config.database.poolSize;
+    const poolSize = server.config.database.poolSize;
     const responses = await Promise.all(
       Array.from({ length: poolSize * 5 }, () => fetch(`${server.url}/v1/status`).then((r) => r.status)),
     );
     expect(responses).toEqual(Array(poolSize * 5).fill(200));
     const backends = await Promise.all(
       Array.from({ length: poolSize }, () =>
-        server.context.database.dataSource.query('SELECT pg_backend_pid() AS pid, pg_sleep(0.05)'),
+        server.database.dataSource.query('SELECT pg_backend_pid() AS pid, pg_sleep(0.05)'),
       ),
     );
     expect(new Set(backends.map((rows: { pid: number }[]) => rows[0]?.pid)).size).toBeGreaterThan(1);
   });
 
   it('is not ready while a migration is pending, and ready again once applied', async () => {
-    const { dataSource } = server.context.database;
+    const { dataSource } = server.database;
     expect(await migrateDown(dataSource)).toBe(true);
     const notReady = await fetch(`${server.url}/readyz`);
     expect(notReady.status).toBe(503);

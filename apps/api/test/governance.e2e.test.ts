@@ -51,7 +51,7 @@ describe('the governance adapter API', () => {
       },
       { HELIO_ADAPTER_TOKEN: ADAPTER, HELIO_SDK_TOKEN: SDK },
     );
-    url = server.context.governance?.listener?.url ?? '';
+    url = server.governance?.listener?.url ?? '';
     expect(url).toBe(`http://127.0.0.1:${port}`);
   });
 
@@ -94,7 +94,7 @@ describe('the governance adapter API', () => {
       body: { error: 'evaluation_conflict' },
     });
     // The trail is in PostgreSQL (buffered writes land within the flush interval).
-    const { dataSource } = server.context.database;
+    const { dataSource } = server.database;
     await expect
       .poll(async () =>
         dataSource.query(`SELECT tool_name, record_kind FROM audit_records WHERE id = $1`, [

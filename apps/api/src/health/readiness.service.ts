@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONTEXT, type AppContext } from '../app-context.js';
+import { ShutdownState } from '../lifecycle/shutdown-state.js';
+import { DatabaseService } from '../persistence/database.service.js';
 import { checkReadiness, type Readiness } from './readiness.js';
 
 /** A still-failing database whose error changes is logged again at most this often. */
@@ -15,10 +16,13 @@ export class ReadinessService {
   private readonly logger = new Logger('Readiness');
   private failing: { detail: string; loggedAt: number } | undefined;
 
-  constructor(@Inject(APP_CONTEXT) private readonly ctx: AppContext) {}
+  constructor(
+    @Inject(ShutdownState) private readonly shutdown: ShutdownState,
+    @Inject(DatabaseService) private readonly database: DatabaseService,
+  ) {}
 
   async check(): Promise<Readiness> {
-    const check = await checkReadiness(this.ctx);
+    const check = await checkReadiness(this.shutdown.shuttingDown, this.database.database);
     if (check.ready) {
       if (this.failing) this.logger.log('database check passes again');
       this.failing = undefined;

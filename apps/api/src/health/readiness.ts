@@ -1,6 +1,5 @@
-import { type AppContext } from '../app-context.js';
 import { withTimeout } from '../common/with-timeout.js';
-import { pendingMigrationCount } from '../persistence/database.js';
+import { type Database, pendingMigrationCount } from '../persistence/database.js';
 
 /** What /readyz and /v1/status show: `reason` never carries a driver's message (host, port, user). */
 export type Readiness = { ready: true } | { ready: false; reason: string };
@@ -14,14 +13,14 @@ export const DATABASE_UNREACHABLE = 'database unreachable';
 const CHECK_TIMEOUT_MS = 2_000;
 
 /** Ready = not shutting down, the database answers, and every migration of this build is applied. */
-export async function checkReadiness(ctx: AppContext): Promise<ReadinessCheck> {
-  if (ctx.lifecycle.shuttingDown) return { ready: false, reason: 'shutting down' };
+export async function checkReadiness(shuttingDown: boolean, database: Database): Promise<ReadinessCheck> {
+  if (shuttingDown) return { ready: false, reason: 'shutting down' };
   // Our own words (the embedded server is being restarted), not the driver's: safe to show.
-  const known = ctx.database.unavailableReason();
+  const known = database.unavailableReason();
   if (known) return { ready: false, reason: `${DATABASE_UNREACHABLE}: ${known}` };
   try {
     const pending = await withTimeout(
-      pendingMigrationCount(ctx.database.dataSource),
+      pendingMigrationCount(database.dataSource),
       CHECK_TIMEOUT_MS,
       'readiness check',
     );

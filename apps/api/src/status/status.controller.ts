@@ -1,17 +1,21 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { APP_CONTEXT, type AppContext } from '../app-context.js';
+import { DatabaseService } from '../persistence/database.service.js';
 import { ReadinessService } from '../health/readiness.service.js';
 import { readInstance } from '../persistence/instance-metadata.js';
 import { StatusDto } from './status.dto.js';
+import { VERSION } from '../version.js';
 
 @ApiTags('status')
 @Controller('v1')
 export class StatusController {
   constructor(
-    @Inject(APP_CONTEXT) private readonly ctx: AppContext,
+    @Inject(DatabaseService) private readonly database: DatabaseService,
     @Inject(ReadinessService) private readonly readiness: ReadinessService,
   ) {}
+
+  /** When this process started serving (module construction, a few ms before listen). */
+  private readonly startedAt = new Date();
 
   @Get('status')
   @ApiOkResponse({
@@ -20,12 +24,12 @@ export class StatusController {
   })
   async status(): Promise<StatusDto> {
     const readiness = await this.readiness.check();
-    const instance = readiness.ready ? await readInstance(this.ctx.database.dataSource) : undefined;
+    const instance = readiness.ready ? await readInstance(this.database.dataSource) : undefined;
     return {
       name: 'helios',
-      version: this.ctx.version,
+      version: VERSION,
       database: {
-        kind: this.ctx.database.kind,
+        kind: this.database.database.kind,
         ready: readiness.ready,
         reason: readiness.ready ? null : readiness.reason,
       },
@@ -37,8 +41,8 @@ export class StatusController {
             startCount: instance.startCount,
           }
         : null,
-      startedAt: this.ctx.startedAt.toISOString(),
-      uptimeSeconds: Math.floor((Date.now() - this.ctx.startedAt.getTime()) / 1000),
+      startedAt: this.startedAt.toISOString(),
+      uptimeSeconds: Math.floor((Date.now() - this.startedAt.getTime()) / 1000),
     };
   }
 }

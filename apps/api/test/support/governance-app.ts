@@ -69,7 +69,7 @@ export async function startGovernanceApp(
     await target.dispose();
     throw error;
   }
-  const url = server.context.governance?.listener?.url ?? '';
+  const url = server.governance?.listener?.url ?? '';
   const raw = (method: string, path: string, headers: Record<string, string>, body?: string) =>
     new Promise<Reply>((resolve, reject) => {
       const req = httpRequest(`${url}${path}`, { method, headers }, (res) => {
@@ -92,7 +92,7 @@ export async function startGovernanceApp(
     post: (path, body, token = ADAPTER_TOKEN) =>
       raw('POST', path, { ...json, authorization: `Bearer ${token}` }, JSON.stringify(body)),
     get: (path, token = SDK_TOKEN) => raw('GET', path, { authorization: `Bearer ${token}` }),
-    query: (sql, params = []) => server.context.database.dataSource.query(sql, params),
+    query: (sql, params = []) => server.database.dataSource.query(sql, params),
     async close() {
       await server.close();
       await target.dispose();

@@ -1,29 +1,17 @@
 // Server-side access to the Helios API. The dashboard talks to the API over HTTP only; every response is
 // validated here so that a wrong or half-written body becomes an error message instead of a crash.
 
+import { type components } from './generated/api-schema';
+
 const DEFAULT_API_URL = 'http://127.0.0.1:8080';
 const REQUEST_TIMEOUT_MS = 3_000;
 
-export type DatabaseKind = 'embedded' | 'external';
+type Schemas = components['schemas'];
 
-export interface ApiStatus {
-  readonly name: string;
-  readonly version: string;
-  readonly database: {
-    readonly kind: DatabaseKind;
-    readonly ready: boolean;
-    readonly reason: string | null;
-  };
-  /** Null while the database is not ready (the API cannot read the row then). */
-  readonly instance: {
-    readonly id: string;
-    readonly createdAt: string;
-    readonly lastStartedAt: string;
-    readonly startCount: number;
-  } | null;
-  readonly startedAt: string;
-  readonly uptimeSeconds: number;
-}
+export type DatabaseKind = Schemas['DatabaseStatusDto']['kind'];
+
+/** `GET /v1/status`, typed from the API's OpenAPI document; `instance` is null while the database is not ready. */
+export type ApiStatus = Schemas['StatusDto'];
 
 /** What the readiness badge shows; `url` is always the URL that was tried. */
 export type Readiness =

@@ -1,6 +1,6 @@
 /** A listener could not bind its address; the message says why in words (port in use, …). */
 export class ListenError extends Error {
-  readonly code = 'listen_failed';
+  readonly code = 'LISTEN_FAILED';
   constructor(host: string, port: number, cause: unknown) {
     const errno = (cause as NodeJS.ErrnoException).code;
     const why =

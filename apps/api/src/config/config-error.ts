@@ -6,7 +6,7 @@ export interface ConfigIssue {
 
 /** The configuration could not be loaded; carries every problem found, not just the first. */
 export class ConfigError extends Error {
-  readonly code = 'config_invalid';
+  readonly code = 'CONFIG_INVALID';
 
   constructor(
     readonly source: string,

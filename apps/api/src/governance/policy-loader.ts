@@ -9,7 +9,7 @@ import {
 
 /** The governance policy cannot be used; the server does not start (governance fails closed). */
 export class GovernancePolicyError extends Error {
-  readonly code = 'governance_policy_invalid';
+  readonly code = 'GOVERNANCE_POLICY_INVALID';
 
   constructor(
     readonly file: string,

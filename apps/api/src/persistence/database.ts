@@ -23,7 +23,7 @@ export interface Database {
 }
 
 export class DatabaseConnectError extends Error {
-  readonly code = 'database_unreachable';
+  readonly code = 'DATABASE_UNREACHABLE';
   constructor(location: string, cause: unknown) {
     super(
       `cannot connect to the database at ${location}: ${cause instanceof Error ? cause.message : String(cause)}`,

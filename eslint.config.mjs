@@ -4,6 +4,7 @@
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const frameworkImports = [
@@ -108,6 +109,36 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       '@typescript-eslint/await-thenable': 'error',
     },
+  },
+  {
+    // The house: a file is read whole, a function at a glance. Every line counts (blank and comment too).
+    files: ['libs/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
+  },
+  {
+    // Tests and contract suites are describe() blocks, so the function limit is for sources only.
+    files: ['libs/**/*.ts'],
+    ignores: ['**/*.test.ts', 'libs/*/test/**', 'libs/*/src/testing/**'],
+    rules: {
+      'max-lines-per-function': [
+        'error',
+        { max: 80, skipBlankLines: false, skipComments: false, IIFEs: true },
+      ],
+    },
+  },
+  {
+    // No import cycle inside a package (between packages, Nx's boundary rule already refuses one).
+    // Type-only imports are erased at compile time and cannot cycle at run time, so they are not followed;
+    // neither are other packages (`@helios/*` and npm), which keeps the check to one package's files.
+    files: ['libs/**/*.ts', 'apps/api/**/*.ts', 'migrations/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     // Tests of any library may use the test kit (ScriptedModel, fake provider servers); sources may not.

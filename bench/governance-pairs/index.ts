@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { embeddedSuperuserClient, freePort } from '../../libs/persistence/src/index.ts';
+import { embeddedSuperuserClient, freePort } from '../../libs/persistence/src/testing/index.ts';
 import type { BenchResult } from '../run.ts';
 import { startServer } from '../governance-http/index.ts';
 import { median } from '../median.ts';

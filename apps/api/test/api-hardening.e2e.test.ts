@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Logger } from 'nestjs-pino';
 import pg from 'pg';
 import { QueryFailedError } from 'typeorm';
-import { freePort } from '@helios/persistence';
+import { freePort } from '@helios/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/config-error.js';
 import { parseConfig } from '../src/config/load-config.js';

@@ -7,7 +7,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { embeddedSuperuserClient, freePort, isAlive, waitForExit, LOCK_FILE } from '@helios/persistence';
+import {
+  embeddedSuperuserClient,
+  freePort,
+  isAlive,
+  waitForExit,
+  LOCK_FILE,
+} from '@helios/persistence/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startApi, waitForUrl, type ApiProcess } from './support/api-process.js';
 import { embeddedTarget, tempDir } from './support/databases.js';

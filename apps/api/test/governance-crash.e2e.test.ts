@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { embeddedSuperuserClient, freePort } from '@helios/persistence';
+import { embeddedSuperuserClient, freePort } from '@helios/persistence/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startApi, waitForUrl, type ApiProcess } from './support/api-process.js';

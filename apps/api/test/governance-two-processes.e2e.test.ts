@@ -6,7 +6,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EmbeddedPostgres, freePort } from '@helios/persistence';
+import { EmbeddedPostgres } from '@helios/persistence';
+import { freePort } from '@helios/persistence/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, waitForUrl, type ApiProcess } from './support/api-process.js';

@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { freePort } from '@helios/persistence';
+import { freePort } from '@helios/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load-config.js';
 import { startServer, type RunningServer } from '../src/server.js';

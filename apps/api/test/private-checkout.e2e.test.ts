@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { access, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '@helios/persistence';
+import { freePort } from '@helios/persistence/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runNode, startApi, type ApiProcess } from './support/api-process.js';
 import { privateCheckout, type PrivateCheckout } from './support/private-checkout.js';

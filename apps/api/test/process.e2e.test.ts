@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { migrations } from '@helios/migrations';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, isAlive, waitForExit } from '@helios/persistence';
+import { freePort, isAlive, waitForExit } from '@helios/persistence/testing';
 import { apiMain, migrateCli, runNode, startApi, type ApiProcess } from './support/api-process.js';
 import { embeddedTarget, externalUrl, tempDir, type DatabaseTarget } from './support/databases.js';
 

@@ -42,7 +42,7 @@ export {
 } from './model/reasoning.js';
 export { type ToolCall, toolCall } from './model/tool-call.js';
 export { ToolChoice } from './model/tool-choice.js';
-export { Usage } from './model/usage.js';
+export { type CacheTokens, Usage } from './model/usage.js';
 export type {
   CitationsChunk,
   MessageStop,
@@ -93,6 +93,7 @@ export {
   Confidence,
   type FieldProvenance,
   fieldProvenance,
+  type FieldProvenanceInput,
   parseConfidence,
   type Provenanced,
   provenanceFor,
@@ -118,19 +119,25 @@ export {
 } from './tool/tool.js';
 export { ParameterType, parametersJsonSchema, type ToolParameter } from './tool/tool-parameter.js';
 export { type SuccessExtras, type ToolFailure, ToolResult, type ToolSuccess } from './tool/tool-result.js';
-export { type OwnedToolContext, SessionContext, ToolContext } from './tool/tool-context.js';
+export {
+  type OwnedToolContext,
+  SessionContext,
+  ToolContext,
+  type ToolContextOptions,
+} from './tool/tool-context.js';
 
 export { InvalidSecretError, MIN_SECRET_LENGTH, SecretRegistry } from './secrets/secret-registry.js';
 export { type RedactionResult, Redactor, redactionMarker } from './secrets/redactor.js';
 
 export { CostEstimate } from './cost/cost-estimate.js';
 export { CostCalculator } from './cost/cost-calculator.js';
-export { Pricing } from './cost/pricing.js';
+export { type CacheRates, Pricing } from './cost/pricing.js';
+export { decimalToMicroUnits, formatMicroUnits, MICRO_UNITS_PER_UNIT } from './cost/micro-units.js';
 export { formatMicroUsd, MICRO_USD_PER_USD, usdToMicroUsd } from './cost/usd.js';
 
 export { DEFAULT_CHARS_PER_TOKEN, MESSAGE_OVERHEAD_TOKENS, TokenCounter } from './tokens/token-counter.js';
 
-export { Backoff, DEFAULT_MAX_BACKOFF_MS } from './fault/backoff.js';
+export { Backoff, DEFAULT_MAX_BACKOFF_MS, type JitterOptions } from './fault/backoff.js';
 export { RetryPolicy, type RetryPolicyOptions, type Operation } from './fault/retry-policy.js';
 export {
   CircuitBreaker,
@@ -151,4 +158,10 @@ export {
   type TraceListener,
   toolSpanKind,
 } from './trace/trace.js';
-export { SpanRecorder, type TraceEnd, TraceRecorder, type TraceStart } from './trace/trace-recorder.js';
+export {
+  SpanRecorder,
+  type SpanSettings,
+  type TraceEnd,
+  TraceRecorder,
+  type TraceStart,
+} from './trace/trace-recorder.js';

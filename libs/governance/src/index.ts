@@ -4,8 +4,9 @@
  * The public entry of this package: everything other packages may use is exported from here.
  */
 export { PolicyConfigError, type PolicyConfigIssue } from './config/policy-config-error.js';
-export { loadPolicy, parsePolicyDocument, type LoadPolicyOptions } from './config/load-policy.js';
-export { compilePolicy, type CompileResult } from './config/compile-policy.js';
+export { parsePolicyDocument, type LoadPolicyOptions } from './config/parse-policy.js';
+export { loadPolicy } from './engine/load-policy.js';
+export { compilePolicy, type CompileResult } from './engine/compile-policy.js';
 export { type EnvironmentMap } from './config/interpolate.js';
 export { parseDuration } from './config/duration.js';
 export { type PolicyDocument } from './config/policy-schema.js';
@@ -30,6 +31,22 @@ export { diffDefinitions } from './drift/diff-definitions.js';
 export { type Clock, systemClock } from './stores/clock.js';
 export type * from './stores/limit-store.js';
 export { RETIRED_BUDGET_IDENTITY } from './stores/limit-store.js';
+export {
+  bucketId,
+  bucketWindow,
+  checkSnapshot,
+  committedSnapshot,
+  emptySnapshot,
+  isIdleSessionPot,
+  nextBudgetEpoch,
+  resetAtMs,
+  retiredBudgetEpoch,
+  sameWindow,
+  usedOf,
+  windowLengthMs,
+  type BucketState,
+  type BudgetEpoch,
+} from './stores/limit-arithmetic.js';
 export type * from './stores/pending-evaluation-store.js';
 export type * from './stores/approval-ticket-store.js';
 export {
@@ -55,10 +72,10 @@ export { type SweepReport } from './service/expiry.js';
 export { quarantinedRecord, QUARANTINE_REASON } from './service/quarantine.js';
 export { IDENTIFIER_MAX_BYTES } from './config/identifier-limits.js';
 export { type GovernanceStores } from './service/service-context.js';
-export { type AuditRecord, type BlockReason, type RecordKind } from './service/audit-record.js';
+export { type AuditRecord, type BlockReason, type RecordKind } from './stores/audit-record.js';
 export type * from './service/results.js';
-export type * from './service/wire-types.js';
-export { type PlannedCharge } from './service/limit-planning.js';
+export type * from './wire/wire-types.js';
+export { type ChargeRole, type PlannedCharge } from './stores/planned-charge.js';
 
 export {
   GovernanceClient,

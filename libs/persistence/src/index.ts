@@ -1,9 +1,13 @@
 /**
- * @helios/persistence — PostgreSQL for Helios: an embedded PostgreSQL server for zero-setup runs, and the
- * TypeORM entities and stores implementing the libraries' store interfaces.
+ * @helios/persistence — PostgreSQL for Helios, one folder per domain: `embedded/` (an embedded PostgreSQL
+ * server for zero-setup runs), `instance/` (the installation's metadata row), `governance/` (the
+ * governance stores and their tables). Every table has a TypeORM entity (HELIOS_ENTITIES); the schema
+ * itself comes from @helios/migrations. Test and process helpers live in `@helios/persistence/testing`.
  *
  * The public entry of this package: everything other packages may use is exported from here.
  */
+export { HELIOS_ENTITIES, heliosEntityOptions } from './entities.js';
+
 export {
   EmbeddedPostgres,
   type EmbeddedLogger,
@@ -11,11 +15,10 @@ export {
 } from './embedded/embedded-postgres.js';
 export { DataDirInUseError, EmbeddedPostgresError } from './embedded/errors.js';
 export { DEFAULT_RELOCATION_ROOT, relocatedClusterDir } from './embedded/placement.js';
-export { freePort } from './embedded/free-port.js';
-export { embeddedSuperuserClient, LOCK_FILE } from './embedded/superuser-client.js';
-export { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';
-export { commandLine, isAlive, stopPostmaster, waitForExit } from './embedded/process-utils.js';
 
+export { InstanceMetadataEntity, type InstanceMetadataRow } from './instance/instance-metadata.entity.js';
+
+export * from './governance/entities/index.js';
 export { PgLimitStore } from './governance/pg-limit-store.js';
 export { type LedgerFilter } from './governance/budget-ledger.js';
 export { PgPendingEvaluationStore } from './governance/pg-pending-evaluation-store.js';

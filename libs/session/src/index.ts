@@ -62,6 +62,7 @@ export {
   Permission,
   PermissionMode,
   type PermissionDecision,
+  type PermissionRules,
   categoryDefault,
 } from './permissions/permission.js';
 export {

@@ -211,13 +211,17 @@ export class ScriptedModel implements Model {
     }
     switch (turn.type) {
       case 'Response':
-        yield* paced(responseChunks(toResponse(turn)), turn.options.chunkDelayMs, signal, turn.text);
+        yield* paced(responseChunks(toResponse(turn)), {
+          delayMs: turn.options.chunkDelayMs,
+          signal,
+          text: turn.text,
+        });
         return;
       case 'Chunks':
-        yield* paced(turn.chunks, turn.chunkDelayMs, signal);
+        yield* paced(turn.chunks, { delayMs: turn.chunkDelayMs, signal });
         return;
       case 'Error':
-        yield* paced(turn.before, turn.chunkDelayMs, signal);
+        yield* paced(turn.before, { delayMs: turn.chunkDelayMs, signal });
         throw turn.error;
       default: {
         const unknown: never = turn;
@@ -245,13 +249,16 @@ function toResponse(turn: Extract<ScriptedTurn, { type: 'Response' }>): Response
   };
 }
 
+/** How `paced` spaces the chunks, and a text array to split the TextDelta into (one delta per part). */
+interface Pacing {
+  readonly delayMs: number | undefined;
+  readonly signal: AbortSignal;
+  readonly text?: string | readonly string[];
+}
+
 /** Yields chunks with an abortable delay before each; a text array is split into one delta per part. */
-async function* paced(
-  chunks: readonly ModelChunk[],
-  delayMs: number | undefined,
-  signal: AbortSignal,
-  text?: string | readonly string[],
-): AsyncGenerator<ModelChunk> {
+async function* paced(chunks: readonly ModelChunk[], pacing: Pacing): AsyncGenerator<ModelChunk> {
+  const { delayMs, signal, text } = pacing;
   for (const chunk of chunks) {
     const parts =
       chunk.type === 'TextDelta' && Array.isArray(text) ? (text as readonly string[]) : [undefined];

@@ -1,3 +1,5 @@
+import { type EvidenceKeyRefusedBody, type GovernanceErrorCode } from '@helios/governance';
+
 /**
  * The one table from stable reason codes to HTTP statuses. Libraries never speak HTTP: they answer with
  * a `HeliosError.code` (UPPER_SNAKE) or, for governance, the adapter API's wire `error` string
@@ -52,6 +54,12 @@ export const ERROR_STATUS = {
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Every code the governance library can answer has a row: a new one fails the build until it is added. */
+type UnmappedGovernanceCode = Exclude<GovernanceErrorCode | EvidenceKeyRefusedBody['error'], ErrorCode>;
+export const EVERY_GOVERNANCE_CODE_MAPPED: [UnmappedGovernanceCode] extends [never]
+  ? true
+  : UnmappedGovernanceCode = true;
 
 /** The status for `code`; a code nobody registered is a bug on our side, hence 500. */
 export function httpStatusFor(code: string): number {

@@ -2,8 +2,7 @@ import { migrations } from '@helios/migrations';
 import { DataSource } from 'typeorm';
 import { type HeliosConfig } from '../config/config.schema.js';
 import { withTimeout } from '../common/with-timeout.js';
-import { EmbeddedPostgres, type EmbeddedLogger } from '@helios/persistence';
-import { InstanceMetadataEntity } from './instance-metadata.entity.js';
+import { EmbeddedPostgres, heliosEntityOptions, type EmbeddedLogger } from '@helios/persistence';
 
 export type DatabaseKind = 'embedded' | 'external';
 
@@ -40,13 +39,11 @@ const MIGRATION_LOCK_KEY = 4_711_000_001;
 
 const CLOSE_TIMEOUT_MS = 5_000;
 
-export const entities = [InstanceMetadataEntity];
-
 export function dataSourceFor(url: string, options: HeliosConfig['database']): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
-    entities,
+    ...heliosEntityOptions(),
     migrations: [...migrations],
     migrationsTransactionMode: 'each',
     poolSize: options.poolSize,

@@ -1,5 +1,5 @@
 import { type DataSource } from 'typeorm';
-import { InstanceMetadataEntity } from './instance-metadata.entity.js';
+import { InstanceMetadataEntity } from '@helios/persistence';
 
 export interface InstanceInfo {
   readonly id: string;

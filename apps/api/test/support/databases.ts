@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createScratchDatabase } from '@helios/persistence';
+import { createScratchDatabase } from '@helios/persistence/testing';
 
 /** A place for the app's data: an embedded data dir, or a scratch database on the real server. */
 export interface DatabaseTarget {

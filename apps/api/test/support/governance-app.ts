@@ -6,7 +6,7 @@
 import { request as httpRequest } from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { freePort } from '@helios/persistence';
+import { freePort } from '@helios/persistence/testing';
 import { parseConfig } from '../../src/config/load-config.js';
 import { type HeliosConfig } from '../../src/config/config.schema.js';
 import { startServer, type RunningServer } from '../../src/server.js';

@@ -1,9 +1,10 @@
 /**
  * Base of every error Helios throws on purpose. `code` is stable across releases so callers (and the
- * API's one mapping to HTTP status) can branch on it without parsing messages.
+ * API's one mapping to HTTP status) can branch on it without parsing messages. Codes are UPPER_SNAKE
+ * (`SESSION_CLOSED`); the type refuses a lower-case one.
  */
 export abstract class HeliosError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: Uppercase<string>;
 
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);

@@ -30,14 +30,17 @@ describe('usdToMicroUsd', () => {
 
 describe('Pricing', () => {
   it('prices each usage class separately and floors each', () => {
-    const pricing = Pricing.ofUsdPerMillion(3, 15, 3.75, 0.3);
-    expect(Pricing.cost(pricing, Usage.of(1_000_000, 1_000_000, 1_000_000, 1_000_000)).microUsd).toBe(
-      22_050_000n,
-    );
+    const pricing = Pricing.ofUsdPerMillion(3, 15, { cacheWrite: 3.75, cacheRead: 0.3 });
+    expect(
+      Pricing.cost(
+        pricing,
+        Usage.of(1_000_000, 1_000_000, { cacheWriteTokens: 1_000_000, cacheReadTokens: 1_000_000 }),
+      ).microUsd,
+    ).toBe(22_050_000n);
     // 1 input token at 3 µ$/token = 3 µ$; 1 cache-read token at 0.3 µ$ floors to 0
-    expect(Pricing.cost(pricing, Usage.of(1, 0, 0, 1)).microUsd).toBe(3n);
-    expect(Pricing.cost(pricing, Usage.of(0, 0, 0, 3)).microUsd).toBe(0n);
-    expect(Pricing.cost(pricing, Usage.of(0, 0, 0, 4)).microUsd).toBe(1n);
+    expect(Pricing.cost(pricing, Usage.of(1, 0, { cacheReadTokens: 1 })).microUsd).toBe(3n);
+    expect(Pricing.cost(pricing, Usage.of(0, 0, { cacheReadTokens: 3 })).microUsd).toBe(0n);
+    expect(Pricing.cost(pricing, Usage.of(0, 0, { cacheReadTokens: 4 })).microUsd).toBe(1n);
   });
 
   it('defaults cache rates to the input rate and knows Anthropic multipliers', () => {

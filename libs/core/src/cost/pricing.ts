@@ -16,12 +16,15 @@ export interface Pricing {
   readonly cacheReadMicroUsdPerMillion: bigint;
 }
 
-function ofMicroUsdPerMillion(
-  input: bigint,
-  output: bigint,
-  cacheWrite: bigint = input,
-  cacheRead: bigint = input,
-): Pricing {
+/** The cache classes' rates, when they differ from the input rate (their default). */
+export interface CacheRates<T> {
+  readonly cacheWrite?: T;
+  readonly cacheRead?: T;
+}
+
+function ofMicroUsdPerMillion(input: bigint, output: bigint, cache: CacheRates<bigint> = {}): Pricing {
+  const cacheWrite = cache.cacheWrite ?? input;
+  const cacheRead = cache.cacheRead ?? input;
   for (const [field, rate] of [
     ['input', input],
     ['output', output],
@@ -42,26 +45,21 @@ function ofMicroUsdPerMillion(
 function ofUsdPerMillion(
   input: number | string,
   output: number | string,
-  cacheWrite: number | string = input,
-  cacheRead: number | string = input,
+  cache: CacheRates<number | string> = {},
 ): Pricing {
-  return ofMicroUsdPerMillion(
-    usdToMicroUsd(input, 'input rate'),
-    usdToMicroUsd(output, 'output rate'),
-    usdToMicroUsd(cacheWrite, 'cacheWrite rate'),
-    usdToMicroUsd(cacheRead, 'cacheRead rate'),
-  );
+  return ofMicroUsdPerMillion(usdToMicroUsd(input, 'input rate'), usdToMicroUsd(output, 'output rate'), {
+    cacheWrite: usdToMicroUsd(cache.cacheWrite ?? input, 'cacheWrite rate'),
+    cacheRead: usdToMicroUsd(cache.cacheRead ?? input, 'cacheRead rate'),
+  });
 }
 
 /** Anthropic's cache multipliers: writes at 1.25× and reads at 0.10× the input rate. */
 function anthropicCaching(input: number | string, output: number | string): Pricing {
   const inputRate = usdToMicroUsd(input, 'input rate');
-  return ofMicroUsdPerMillion(
-    inputRate,
-    usdToMicroUsd(output, 'output rate'),
-    (inputRate * 125n) / 100n,
-    inputRate / 10n,
-  );
+  return ofMicroUsdPerMillion(inputRate, usdToMicroUsd(output, 'output rate'), {
+    cacheWrite: (inputRate * 125n) / 100n,
+    cacheRead: inputRate / 10n,
+  });
 }
 
 function cost(pricing: Pricing, usage: Usage): CostEstimate {

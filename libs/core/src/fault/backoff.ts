@@ -13,6 +13,12 @@ export type Backoff =
       readonly maxMs: number;
     };
 
+/** How much a delay is spread, and the random source in [0, 1) (default `Math.random`). */
+export interface JitterOptions {
+  readonly jitter: number;
+  readonly random?: () => number;
+}
+
 export const Backoff = {
   fixed(delayMs: number): Backoff {
     return Object.freeze({ type: 'Fixed', delayMs: requireNonNegativeNumber(delayMs, 'delayMs') });
@@ -39,14 +45,10 @@ export const Backoff = {
   },
 
   /** The delay spread uniformly by ±jitter×delay (jitter clamped to [0, 1]) so clients do not retry in step. */
-  jitteredDelayMs(
-    backoff: Backoff,
-    attempt: number,
-    jitter: number,
-    random: () => number = Math.random,
-  ): number {
+  jitteredDelayMs(backoff: Backoff, attempt: number, options: JitterOptions): number {
     const base = Backoff.delayMs(backoff, attempt);
-    const spread = Math.min(1, Math.max(0, jitter)) * base;
+    const spread = Math.min(1, Math.max(0, options.jitter)) * base;
+    const random = options.random ?? Math.random;
     return Math.max(0, Math.round(base + (random() * 2 - 1) * spread));
   },
 } as const;

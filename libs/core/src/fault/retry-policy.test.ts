@@ -18,11 +18,11 @@ describe('Backoff', () => {
 
   it('spreads delays by ±jitter, clamped', () => {
     const backoff = Backoff.fixed(1000);
-    expect(Backoff.jitteredDelayMs(backoff, 1, 0.1, () => 0)).toBe(900);
-    expect(Backoff.jitteredDelayMs(backoff, 1, 0.1, () => 1)).toBe(1100);
-    expect(Backoff.jitteredDelayMs(backoff, 1, 5, () => 0)).toBe(0);
-    expect(Backoff.jitteredDelayMs(backoff, 1, -1, () => 0)).toBe(1000);
-    const sample = Backoff.jitteredDelayMs(backoff, 1, 0.5);
+    expect(Backoff.jitteredDelayMs(backoff, 1, { jitter: 0.1, random: () => 0 })).toBe(900);
+    expect(Backoff.jitteredDelayMs(backoff, 1, { jitter: 0.1, random: () => 1 })).toBe(1100);
+    expect(Backoff.jitteredDelayMs(backoff, 1, { jitter: 5, random: () => 0 })).toBe(0);
+    expect(Backoff.jitteredDelayMs(backoff, 1, { jitter: -1, random: () => 0 })).toBe(1000);
+    const sample = Backoff.jitteredDelayMs(backoff, 1, { jitter: 0.5 });
     expect(sample).toBeGreaterThanOrEqual(500);
     expect(sample).toBeLessThanOrEqual(1500);
   });

@@ -69,7 +69,10 @@ export class RetryPolicy {
           const suppressed = typeof verdict === 'object' ? [verdict.predicateError] : [];
           throw new RetryExhaustedError(attempt, error, suppressed);
         }
-        const wait = Backoff.jitteredDelayMs(this.backoff, attempt, this.jitter, this.#random);
+        const wait = Backoff.jitteredDelayMs(this.backoff, attempt, {
+          jitter: this.jitter,
+          random: this.#random,
+        });
         this.#onRetry?.({ attempt, delayMs: wait, error });
         await delay(wait, signal);
       }

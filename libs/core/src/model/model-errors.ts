@@ -13,7 +13,7 @@ export class IncompleteStreamError extends HeliosError {
 
 /** A provider answered with an error status, or could not be reached (statusCode 0). */
 export class ProviderError extends HeliosError {
-  readonly code: string = 'PROVIDER_ERROR';
+  readonly code: Uppercase<string> = 'PROVIDER_ERROR';
 
   constructor(
     message: string,

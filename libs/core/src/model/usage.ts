@@ -12,7 +12,25 @@ export interface Usage {
   readonly totalTokens: number;
 }
 
-function of(inputTokens: number, outputTokens: number, cacheWriteTokens = 0, cacheReadTokens = 0): Usage {
+/** The cache classes of a usage, when a provider reports them (each 0 when absent). */
+export interface CacheTokens {
+  readonly cacheWriteTokens?: number;
+  readonly cacheReadTokens?: number;
+}
+
+const NO_CACHE: CacheTokens = Object.freeze({});
+
+function of(inputTokens: number, outputTokens: number, cache: CacheTokens = NO_CACHE): Usage {
+  return counted(inputTokens, outputTokens, cache.cacheWriteTokens ?? 0, cache.cacheReadTokens ?? 0);
+}
+
+/** Positional on purpose: private, and on the path of every turn's usage sum (no options object there). */
+function counted(
+  inputTokens: number,
+  outputTokens: number,
+  cacheWriteTokens: number,
+  cacheReadTokens: number,
+): Usage {
   const total = inputTokens + outputTokens + cacheWriteTokens + cacheReadTokens;
   return Object.freeze({
     inputTokens: requireNonNegativeInteger(inputTokens, 'inputTokens'),
@@ -25,7 +43,7 @@ function of(inputTokens: number, outputTokens: number, cacheWriteTokens = 0, cac
 
 /** Adds two usages class by class; a sum beyond the safe-integer range throws rather than rounding. */
 function plus(a: Usage, b: Usage): Usage {
-  return of(
+  return counted(
     a.inputTokens + b.inputTokens,
     a.outputTokens + b.outputTokens,
     a.cacheWriteTokens + b.cacheWriteTokens,

@@ -10,7 +10,7 @@ import { Usage } from './usage.js';
 
 describe('Usage', () => {
   it('keeps four disjoint classes and totals them', () => {
-    const usage = Usage.of(100, 20, 30, 40);
+    const usage = Usage.of(100, 20, { cacheWriteTokens: 30, cacheReadTokens: 40 });
     expect(usage).toEqual({
       inputTokens: 100,
       outputTokens: 20,
@@ -22,7 +22,12 @@ describe('Usage', () => {
   });
 
   it('adds class by class and refuses negatives and overflow', () => {
-    expect(Usage.plus(Usage.of(1, 2, 3, 4), Usage.of(10, 20, 30, 40)).totalTokens).toBe(110);
+    expect(
+      Usage.plus(
+        Usage.of(1, 2, { cacheWriteTokens: 3, cacheReadTokens: 4 }),
+        Usage.of(10, 20, { cacheWriteTokens: 30, cacheReadTokens: 40 }),
+      ).totalTokens,
+    ).toBe(110);
     expect(() => Usage.of(-1, 0)).toThrow(/inputTokens/);
     expect(() => Usage.of(1.5, 0)).toThrow(/inputTokens/);
     expect(() => Usage.plus(Usage.of(Number.MAX_SAFE_INTEGER, 0), Usage.of(1, 0))).toThrow(/safe integer/);

@@ -13,25 +13,41 @@ describe('provenance values', () => {
   it('builds sources and entries and finds entries by field', () => {
     const s = source('doc:handbook#3', { title: 'Handbook', excerpts: ['x'] });
     expect(source('https://a')).toEqual({ url: 'https://a', excerpts: [] });
-    const entry = fieldProvenance('city', 'HIGH', 'stated on page 3', [s]);
-    const other = fieldProvenance('country', 'LOW', 'guess');
+    const entry = fieldProvenance({
+      field: 'city',
+      confidence: 'HIGH',
+      reasoning: 'stated on page 3',
+      sources: [s],
+    });
+    const other = fieldProvenance({ field: 'country', confidence: 'LOW', reasoning: 'guess' });
     expect(provenanceFor({ output: {}, provenance: [entry, other] }, 'city')).toEqual([entry]);
-    expect(() => fieldProvenance(' ', 'LOW', 'r')).toThrow(/field/);
-    expect(() => fieldProvenance('f', 'LOW', '')).toThrow(/reasoning/);
+    expect(() => fieldProvenance({ field: ' ', confidence: 'LOW', reasoning: 'r' })).toThrow(/field/);
+    expect(() => fieldProvenance({ field: 'f', confidence: 'LOW', reasoning: '' })).toThrow(/reasoning/);
     expect(() => source('')).toThrow(/url/);
   });
 });
 
 describe('ProvenanceValidator', () => {
-  const withSource = fieldProvenance('f', 'HIGH', 'r', [source('https://a', { excerpts: ['abcdef'] })]);
+  const withSource = fieldProvenance({
+    field: 'f',
+    confidence: 'HIGH',
+    reasoning: 'r',
+    sources: [source('https://a', { excerpts: ['abcdef'] })],
+  });
 
   it('DEFAULT: LOW may have no source; MEDIUM and HIGH need one', () => {
-    expect(ProvenanceValidator.DEFAULT(fieldProvenance('f', 'LOW', 'r'))).toEqual({ ok: true });
-    expect(ProvenanceValidator.DEFAULT(fieldProvenance('f', 'MEDIUM', 'r'))).toEqual({
+    expect(
+      ProvenanceValidator.DEFAULT(fieldProvenance({ field: 'f', confidence: 'LOW', reasoning: 'r' })),
+    ).toEqual({ ok: true });
+    expect(
+      ProvenanceValidator.DEFAULT(fieldProvenance({ field: 'f', confidence: 'MEDIUM', reasoning: 'r' })),
+    ).toEqual({
       ok: false,
       message: "field 'f': confidence=MEDIUM requires at least one source",
     });
-    expect(ProvenanceValidator.DEFAULT(fieldProvenance('f', 'HIGH', 'r')).ok).toBe(false);
+    expect(
+      ProvenanceValidator.DEFAULT(fieldProvenance({ field: 'f', confidence: 'HIGH', reasoning: 'r' })).ok,
+    ).toBe(false);
     expect(ProvenanceValidator.DEFAULT(withSource).ok).toBe(true);
   });
 
@@ -52,7 +68,7 @@ describe('ProvenanceValidator', () => {
       return ValidationResult.ok();
     };
     const chain = ProvenanceValidator.all(ProvenanceValidator.DEFAULT, counting);
-    expect(chain(fieldProvenance('f', 'HIGH', 'r')).ok).toBe(false);
+    expect(chain(fieldProvenance({ field: 'f', confidence: 'HIGH', reasoning: 'r' })).ok).toBe(false);
     expect(calls).toBe(0);
     expect(chain(withSource).ok).toBe(true);
     expect(calls).toBe(1);

@@ -42,17 +42,17 @@ export function source(url: string, options: { title?: string; excerpts?: readon
   });
 }
 
-export function fieldProvenance(
-  field: string,
-  confidence: Confidence,
-  reasoning: string,
-  sources: readonly Source[] = [],
-): FieldProvenance {
+/** One field's provenance as written; `sources` defaults to none. */
+export type FieldProvenanceInput = Omit<FieldProvenance, 'sources'> & {
+  readonly sources?: readonly Source[];
+};
+
+export function fieldProvenance(entry: FieldProvenanceInput): FieldProvenance {
   return Object.freeze({
-    field: requireNonBlank(field, 'provenance field'),
-    sources: Object.freeze([...sources]),
-    reasoning: requireNonBlank(reasoning, 'provenance reasoning'),
-    confidence,
+    field: requireNonBlank(entry.field, 'provenance field'),
+    sources: Object.freeze([...(entry.sources ?? [])]),
+    reasoning: requireNonBlank(entry.reasoning, 'provenance reasoning'),
+    confidence: entry.confidence,
   });
 }
 

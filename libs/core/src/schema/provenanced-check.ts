@@ -62,7 +62,12 @@ function toFieldProvenance(entry: RawEntry, path: string, errors: FieldError[]):
     const sources = entry.sources.map((s) =>
       source(s.url, { excerpts: s.excerpts, ...(s.title === undefined ? {} : { title: s.title }) }),
     );
-    return fieldProvenance(entry.field, parseConfidence(entry.confidence), entry.reasoning, sources);
+    return fieldProvenance({
+      field: entry.field,
+      confidence: parseConfidence(entry.confidence),
+      reasoning: entry.reasoning,
+      sources,
+    });
   } catch (error) {
     errors.push({ path, message: (error as Error).message });
     return undefined;

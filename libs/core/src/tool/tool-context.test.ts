@@ -8,7 +8,7 @@ afterEach(() => {
 describe('ToolContext', () => {
   it('fires at the deadline under fake timers, with a TimeoutError', () => {
     vi.useFakeTimers();
-    const context = ToolContext.create(SessionContext.forTesting(), 1_000);
+    const context = ToolContext.create(SessionContext.forTesting(), { timeoutMs: 1_000 });
     vi.advanceTimersByTime(999);
     expect(context.signal.aborted).toBe(false);
     vi.advanceTimersByTime(1);
@@ -19,7 +19,11 @@ describe('ToolContext', () => {
   it('tells its caller of the deadline before anyone read the signal; a later read sees it aborted', () => {
     vi.useFakeTimers();
     const onAbort = vi.fn();
-    const context = ToolContext.create(SessionContext.forTesting(), 5, Date.now(), onAbort);
+    const context = ToolContext.create(SessionContext.forTesting(), {
+      timeoutMs: 5,
+      now: Date.now(),
+      onAbort,
+    });
     vi.advanceTimersByTime(5);
     expect(onAbort).toHaveBeenCalledWith(expect.objectContaining({ name: 'TimeoutError' }));
     expect(ToolContext.timedOut(context)).toBe(true);
@@ -43,7 +47,7 @@ describe('ToolContext', () => {
 
   it('reports having fired and throws its reason without creating a signal first', () => {
     const session = new AbortController();
-    const context = ToolContext.create(SessionContext.create('s', session.signal), 60_000);
+    const context = ToolContext.create(SessionContext.create('s', session.signal), { timeoutMs: 60_000 });
     expect(ToolContext.aborted(context)).toBe(false);
     expect(() => ToolContext.throwIfAborted(context)).not.toThrow();
     session.abort('stop now');
@@ -53,12 +57,12 @@ describe('ToolContext', () => {
 
   it("fires with the session's own reason when the session is cancelled", () => {
     const session = new AbortController();
-    const context = ToolContext.create(SessionContext.create('s', session.signal), 60_000);
+    const context = ToolContext.create(SessionContext.create('s', session.signal), { timeoutMs: 60_000 });
     const reason = new Error('interrupted');
     session.abort(reason);
     expect(context.signal.reason).toBe(reason);
     expect(ToolContext.timedOut(context)).toBe(false);
-    const late = ToolContext.create(SessionContext.create('s', session.signal), 60_000);
+    const late = ToolContext.create(SessionContext.create('s', session.signal), { timeoutMs: 60_000 });
     expect(late.signal.reason).toBe(reason);
     late[Symbol.dispose]();
   });
@@ -67,12 +71,12 @@ describe('ToolContext', () => {
     vi.useFakeTimers();
     const session = new AbortController();
     {
-      using context = ToolContext.create(SessionContext.create('s', session.signal), 10);
+      using context = ToolContext.create(SessionContext.create('s', session.signal), { timeoutMs: 10 });
       expect(vi.getTimerCount()).toBe(1);
       void context;
     }
     expect(vi.getTimerCount()).toBe(0);
-    const kept = ToolContext.create(SessionContext.create('s', session.signal), 10);
+    const kept = ToolContext.create(SessionContext.create('s', session.signal), { timeoutMs: 10 });
     kept[Symbol.dispose]();
     session.abort(new Error('later'));
     vi.advanceTimersByTime(10);

@@ -38,6 +38,16 @@ export const SessionContext = {
   },
 } as const;
 
+/** How one call's context ends: its deadline, and who hears when it fires. */
+export interface ToolContextOptions {
+  /** The call's time budget; the deadline is `now + timeoutMs`. */
+  readonly timeoutMs: number;
+  /** Epoch ms the deadline counts from (default `Date.now()`). */
+  readonly now?: number;
+  /** Runs right after the context fires: the caller learns of it without reading the signal. */
+  readonly onAbort?: (reason: unknown) => void;
+}
+
 /** A call's context plus what releases its deadline timer and its link to the session's signal. */
 export type OwnedToolContext = ToolContext & Disposable;
 
@@ -57,15 +67,11 @@ class CallContext implements ToolContext, Disposable {
   readonly #onAbort: ((reason: unknown) => void) | undefined;
   #sessionLink: AbortSubscription | undefined;
 
-  constructor(
-    sessionContext: SessionContext,
-    timeoutMs: number,
-    now: number,
-    onAbort: ((reason: unknown) => void) | undefined,
-  ) {
+  constructor(sessionContext: SessionContext, options: ToolContextOptions) {
+    const timeoutMs = options.timeoutMs;
     this.sessionContext = sessionContext;
-    this.deadline = now + timeoutMs;
-    this.#onAbort = onAbort;
+    this.deadline = (options.now ?? Date.now()) + timeoutMs;
+    this.#onAbort = options.onAbort;
     const session = sessionContext.signal;
     if (session.aborted) {
       this.#fire(session.reason, false);
@@ -121,18 +127,13 @@ export const ToolContext = {
    * dispose the context when the call is over (`using`) to release the timer and the session listener.
    * `onAbort` runs right after the context fires: the caller learns of it without reading the signal.
    */
-  create(
-    sessionContext: SessionContext,
-    timeoutMs: number,
-    now: number = Date.now(),
-    onAbort?: (reason: unknown) => void,
-  ): OwnedToolContext {
-    requireNonNegativeNumber(timeoutMs, 'timeoutMs');
-    return new CallContext(sessionContext, timeoutMs, now, onAbort);
+  create(sessionContext: SessionContext, options: ToolContextOptions): OwnedToolContext {
+    requireNonNegativeNumber(options.timeoutMs, 'timeoutMs');
+    return new CallContext(sessionContext, options);
   },
   /** A test context: a fresh session, a one-day deadline, never cancelled. */
   noop(): OwnedToolContext {
-    return ToolContext.create(SessionContext.forTesting(), ONE_DAY_MS);
+    return ToolContext.create(SessionContext.forTesting(), { timeoutMs: ONE_DAY_MS });
   },
   remainingMs(context: ToolContext, now: number = Date.now()): number {
     return Math.max(0, context.deadline - now);

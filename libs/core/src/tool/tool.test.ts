@@ -137,7 +137,7 @@ describe('defineTool', () => {
 
   it("keeps the caller's cancellation intact even when the executor ignores it", async () => {
     const session = new AbortController();
-    const context = ToolContext.create(SessionContext.create('s-1', session.signal), 60_000);
+    const context = ToolContext.create(SessionContext.create('s-1', session.signal), { timeoutMs: 60_000 });
     const stuck = defineTool({
       name: 'stuck',
       description: '',
@@ -152,7 +152,7 @@ describe('defineTool', () => {
 
   it('aborts at the deadline', async () => {
     vi.useFakeTimers();
-    const context = ToolContext.create(SessionContext.forTesting(), 20);
+    const context = ToolContext.create(SessionContext.forTesting(), { timeoutMs: 20 });
     const slow = defineTool({
       name: 'slow',
       description: '',
@@ -213,7 +213,7 @@ describe('tool values', () => {
     const secrets = new SecretRegistry();
     const session = SessionContext.create('s', new AbortController().signal, secrets);
     expect(session.secrets).toBe(secrets);
-    const context = ToolContext.create(session, 1000, 5000);
+    const context = ToolContext.create(session, { timeoutMs: 1000, now: 5000 });
     expect(context.deadline).toBe(6000);
     expect(ToolContext.remainingMs(context, 5500)).toBe(500);
     expect(ToolContext.remainingMs(context, 7000)).toBe(0);

@@ -82,20 +82,25 @@ export function defineTool(
       return errors.length === 0 ? { ok: true, value: args } : { ok: false, errors };
     };
   }
-  const executor = options.execute as ToolExecutor<unknown>;
+  const runner: ToolRunner = { name, check, executor: options.execute as ToolExecutor<unknown> };
   return Object.freeze({
     name,
     description: options.description,
     inputSchema,
     idempotent: options.idempotent ?? false,
-    execute: (args: ToolArguments, context: ToolContext) => runTool(name, check, executor, args, context),
+    execute: (args: ToolArguments, context: ToolContext) => runTool(runner, args, context),
   });
 }
 
+/** What a defined tool needs at each call; built once per tool, so a call allocates nothing for it. */
+interface ToolRunner {
+  readonly name: string;
+  readonly check: Check;
+  readonly executor: ToolExecutor<unknown>;
+}
+
 async function runTool(
-  name: string,
-  check: Check,
-  executor: ToolExecutor<unknown>,
+  { name, check, executor }: ToolRunner,
   args: ToolArguments,
   context: ToolContext,
 ): Promise<ToolResult> {

@@ -21,7 +21,7 @@ describe('TraceRecorder', () => {
     });
     const call = recorder
       .span('model.call')
-      .usage(Usage.of(100, 20, 5, 50))
+      .usage(Usage.of(100, 20, { cacheWriteTokens: 5, cacheReadTokens: 50 }))
       .cost(CostEstimate.ofMicroUsd(700n))
       .attribute('finishReason', 'TOOL_CALLS');
     time.advance(30);
@@ -41,7 +41,7 @@ describe('TraceRecorder', () => {
     ]);
     expect(trace.spans[0]).toMatchObject({ durationMs: 30, attributes: { finishReason: 'TOOL_CALLS' } });
     expect(trace.spans[1]?.error).toBe('file not found');
-    expect(trace.usage).toEqual(Usage.of(101, 21, 5, 50));
+    expect(trace.usage).toEqual(Usage.of(101, 21, { cacheWriteTokens: 5, cacheReadTokens: 50 }));
     expect(trace.totalTokens).toBe(177);
     expect(trace.cost.microUsd).toBe(703n);
     expect(trace).toMatchObject({

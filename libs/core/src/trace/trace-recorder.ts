@@ -23,6 +23,13 @@ export interface TraceEnd {
   readonly outputText?: string;
 }
 
+/** What every span of one trace shares: built once per trace, handed to each of its spans. */
+export interface SpanSettings {
+  readonly detail: TraceDetail;
+  readonly now: () => number;
+  readonly onEnd: (span: Span, recorder: SpanRecorder) => void;
+}
+
 export class SpanRecorder {
   readonly #detail: TraceDetail;
   readonly #now: () => number;
@@ -38,14 +45,12 @@ export class SpanRecorder {
 
   constructor(
     readonly kind: SpanKind,
-    detail: TraceDetail,
-    now: () => number,
-    onEnd: (span: Span, recorder: SpanRecorder) => void,
-    startTime: number = now(),
+    settings: SpanSettings,
+    startTime: number = settings.now(),
   ) {
-    this.#detail = detail;
-    this.#now = now;
-    this.#onEnd = onEnd;
+    this.#detail = settings.detail;
+    this.#now = settings.now;
+    this.#onEnd = settings.onEnd;
     this.#startTime = startTime;
   }
 
@@ -115,12 +120,14 @@ export class TraceRecorder {
   readonly #spans: Span[] = [];
   readonly #open: SpanRecorder[] = [];
   readonly #attributes: Record<string, string> = {};
+  readonly #spanSettings: SpanSettings;
 
   constructor(start: TraceStart) {
     this.#start = start;
     this.#detail = start.detail ?? TraceDetail.STANDARD;
     this.#now = start.now ?? Date.now;
     this.#startTime = this.#now();
+    this.#spanSettings = Object.freeze({ detail: this.#detail, now: this.#now, onEnd: this.#onSpanEnd });
   }
 
   /** The recorder's clock, for a caller that learns only afterwards whether work deserves a span. */
@@ -133,7 +140,7 @@ export class TraceRecorder {
    * (a hook that decided) gets its real duration without a span opened for every attempt.
    */
   span(kind: SpanKind, startTime?: number): SpanRecorder {
-    const recorder = new SpanRecorder(kind, this.#detail, this.#now, this.#onSpanEnd, startTime);
+    const recorder = new SpanRecorder(kind, this.#spanSettings, startTime);
     this.#open.push(recorder);
     return recorder;
   }

@@ -55,7 +55,7 @@ function client(timeoutMs = 2_000): GovernanceClient {
 
 /** The blocking contract on the deciding routes. */
 function expectBlocked(outcome: EvaluateOutcome | InstallScanOutcome, cause: string): void {
-  expect(outcome).toMatchObject({ type: 'fail_closed', failClosed: true, decision: 'deny', cause });
+  expect(outcome).toMatchObject({ type: 'FailClosed', failClosed: true, decision: 'deny', cause });
   expect(mayProceed(outcome)).toBe(false);
   expect(JSON.stringify(outcome)).not.toContain(TOKEN);
 }
@@ -65,9 +65,9 @@ async function expectAllBlocked(cause: string, c = client()): Promise<void> {
   expectBlocked(await c.evaluate(EVALUATE), cause);
   expectBlocked(await c.installScan(INSTALL), cause);
   const audited = await c.audit(AUDIT);
-  expect(audited).toMatchObject({ type: 'fail_closed', failClosed: true, ok: false, cause });
+  expect(audited).toMatchObject({ type: 'FailClosed', failClosed: true, ok: false, cause });
   const resolved = await c.resolveApproval('t1', RESOLVE);
-  expect(resolved).toMatchObject({ type: 'fail_closed', failClosed: true, ok: false, cause });
+  expect(resolved).toMatchObject({ type: 'FailClosed', failClosed: true, ok: false, cause });
   expect(mayProceed(resolved)).toBe(false);
 }
 
@@ -139,7 +139,7 @@ describe('fail closed on bad answers', () => {
     reply = json(500, { error: 'Internal server error' });
     await expectAllBlocked('server_error');
     expect(await client().evaluate(EVALUATE)).toEqual({
-      type: 'fail_closed',
+      type: 'FailClosed',
       failClosed: true,
       decision: 'deny',
       cause: 'server_error',
@@ -180,7 +180,7 @@ describe('fail closed on bad answers', () => {
     reply = json(200, { ...ALLOW, decision: 'escalate' });
     const outcome = await client().evaluate(EVALUATE);
     expect(outcome).toEqual({
-      type: 'unrecognized_decision',
+      type: 'UnrecognizedDecision',
       failClosed: true,
       decision: 'deny',
       receivedDecision: 'escalate',
@@ -197,7 +197,7 @@ describe('fail closed on bad answers', () => {
     reply = json(200, { ...ALLOW, decision: 'require_approval' });
     const install = await client().installScan(INSTALL);
     expect(install).toMatchObject({
-      type: 'unrecognized_decision',
+      type: 'UnrecognizedDecision',
       decision: 'deny',
       receivedDecision: 'require_approval',
     });
@@ -263,7 +263,7 @@ describe('fail closed on bad answers', () => {
     reply = json(403, { error: 'origin_forbidden' });
     const outcome = await client().evaluate(EVALUATE);
     expect(outcome).toMatchObject({
-      type: 'rejected',
+      type: 'Rejected',
       status: 403,
       error: 'origin_forbidden',
       decision: 'deny',
@@ -307,12 +307,12 @@ describe('client-side guards', () => {
     for (let i = 0; i <= MAX_TRACKED_APPROVALS; i += 1) await fake.evaluate(EVALUATE);
     // e1 was evicted: the client lets the audit through and the server's own guard answers.
     expect(await fake.audit({ evaluation_id: 'e1', status: 'success' })).toMatchObject({
-      type: 'rejected',
+      type: 'Rejected',
       status: 409,
       error: 'approval_unresolved',
     });
     expect(await fake.audit({ evaluation_id: 'e2', status: 'success' })).toMatchObject({
-      type: 'refused',
+      type: 'Refused',
       ticketId: 't2',
     });
   }, 30_000);

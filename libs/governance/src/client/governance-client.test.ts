@@ -2,10 +2,8 @@
  * The client against the real GovernanceService (in-memory stores) behind a minimal node:http adapter
  * listener on 127.0.0.1: every answer here is one the engine actually produces.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type GovernanceService } from '../service/governance-service.js';
+import { serveService, type Listener } from '../../test/support/miniature-listener.js';
 import { harness, type Harness } from '../testing/service-harness.js';
 import { GovernanceClient } from './governance-client.js';
 import { mayProceed, type EvaluateDecided, type EvaluateOutcome } from './outcomes.js';
@@ -37,74 +35,20 @@ budgets:
     contributors: [ { match: { tool: buy }, field: amount } ]
 `;
 
-interface Listener {
-  readonly url: string;
-  readonly seen: IncomingHttpHeaders[];
-  readonly paths: string[];
-  close(): Promise<void>;
-}
-
 const open: Listener[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((listener) => listener.close()));
 });
 
-/** The adapter listener in miniature: Origin → 403, bearer → 401, JSON → 400, then the service's `{ status, body }`. */
-async function serveService(service: GovernanceService): Promise<Listener> {
-  const seen: IncomingHttpHeaders[] = [];
-  const paths: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const send = (status: number, body: unknown): void => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    void (async () => {
-      seen.push(req.headers);
-      const url = req.url ?? '';
-      paths.push(url);
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      if (req.headers.origin !== undefined) return send(403, { error: 'origin_forbidden' });
-      if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(401, { error: 'unauthorized' });
-      let body: never;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as never;
-      } catch {
-        return send(400, { error: 'invalid_json' });
-      }
-      const ticket = /^\/approval\/([^/]+)\/resolve$/.exec(url)?.[1];
-      const result =
-        url === '/evaluate'
-          ? await service.evaluate(body)
-          : url === '/audit'
-            ? await service.audit(body)
-            : url === '/install-scan'
-              ? await service.installScan(body)
-              : ticket !== undefined
-                ? await service.resolveApproval(decodeURIComponent(ticket), body)
-                : { status: 404, body: { error: 'not_found' } };
-      send(result.status, result.body);
-    })();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const listener: Listener = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    paths,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-  open.push(listener);
-  return listener;
-}
-
 async function setup(token = TOKEN): Promise<{ h: Harness; server: Listener; client: GovernanceClient }> {
   const h = await harness(POLICY);
-  const server = await serveService(h.service);
+  const server = await serveService(h.service, TOKEN);
+  open.push(server);
   return { h, server, client: new GovernanceClient({ baseUrl: `${server.url}/`, adapterToken: token }) };
 }
 
 function decided(outcome: EvaluateOutcome): EvaluateDecided {
-  if (outcome.type !== 'decided') throw new Error(`expected a decision, got ${JSON.stringify(outcome)}`);
+  if (outcome.type !== 'Decided') throw new Error(`expected a decision, got ${JSON.stringify(outcome)}`);
   return outcome;
 }
 
@@ -113,7 +57,7 @@ describe('GovernanceClient against the real service', () => {
     const { client, server } = await setup();
     const outcome = decided(await client.evaluate({ origin: 'openclaw', tool: { name: 'chat' } }));
     expect(outcome).toEqual({
-      type: 'decided',
+      type: 'Decided',
       failClosed: false,
       decision: 'allow',
       evaluationId: 'id-0001',
@@ -129,14 +73,14 @@ describe('GovernanceClient against the real service', () => {
     expect(mayProceed(outcome)).toBe(true);
     const audit = { evaluation_id: outcome.evaluationId, status: 'success' as const, duration_ms: 3 };
     expect(await client.audit(audit)).toEqual({
-      type: 'audited',
+      type: 'Audited',
       ok: true,
       status: 201,
       auditRecordId: 'id-0002',
       alreadyFinalized: false,
     });
     expect(await client.audit(audit)).toEqual({
-      type: 'audited',
+      type: 'Audited',
       ok: true,
       status: 200,
       auditRecordId: 'id-0002',
@@ -160,7 +104,7 @@ describe('GovernanceClient against the real service', () => {
     expect(mayProceed(outcome)).toBe(false);
     expect(await client.audit({ evaluation_id: outcome.evaluationId, status: 'not_executed' })).toMatchObject(
       {
-        type: 'audited',
+        type: 'Audited',
         status: 200,
         alreadyFinalized: true,
         finalizedBy: 'evaluate',
@@ -226,12 +170,12 @@ describe('GovernanceClient against the real service', () => {
     });
 
     const refused = await client.audit({ evaluation_id: gated.evaluationId, status: 'success' });
-    expect(refused).toMatchObject({ type: 'refused', ok: false, error: 'approval_not_resolved', ticketId });
+    expect(refused).toMatchObject({ type: 'Refused', ok: false, error: 'approval_not_resolved', ticketId });
     expect(server.paths).toEqual(['/evaluate']); // nothing was sent
 
     // A failed resolve (400 from the server) does not unlock the audit.
     expect(await client.resolveApproval(ticketId, { resolution: 'approved' })).toEqual({
-      type: 'rejected',
+      type: 'Rejected',
       ok: false,
       failClosed: false,
       status: 400,
@@ -239,23 +183,23 @@ describe('GovernanceClient against the real service', () => {
       reason: 'governance server rejected the request: 400 resolved_by_required',
     });
     expect(await client.audit({ evaluation_id: gated.evaluationId, status: 'success' })).toMatchObject({
-      type: 'refused',
+      type: 'Refused',
     });
 
     const resolved = await client.resolveApproval(ticketId, {
       resolution: 'approved',
       resolved_by: 'telegram:@oli',
     });
-    expect(resolved).toEqual({ type: 'resolved', ok: true, ticketId, resolution: 'approved' });
+    expect(resolved).toEqual({ type: 'Resolved', ok: true, ticketId, resolution: 'approved' });
     expect(mayProceed(resolved)).toBe(true);
     expect(await client.audit({ evaluation_id: gated.evaluationId, status: 'success' })).toMatchObject({
-      type: 'audited',
+      type: 'Audited',
       status: 201,
     });
 
     const again = await client.resolveApproval(ticketId, { resolution: 'approved', resolved_by: 'x' });
     expect(again).toMatchObject({
-      type: 'rejected',
+      type: 'Rejected',
       status: 409,
       error: 'already_resolved',
       ticketStatus: 'approved',
@@ -272,10 +216,10 @@ describe('GovernanceClient against the real service', () => {
       resolved_by: 'u',
       reason: 'no',
     });
-    expect(denied).toMatchObject({ type: 'resolved', resolution: 'denied' });
+    expect(denied).toMatchObject({ type: 'Resolved', resolution: 'denied' });
     expect(mayProceed(denied)).toBe(false);
     const audited = await client.audit({ evaluation_id: gated.evaluationId, status: 'not_executed' });
-    expect(audited).toMatchObject({ type: 'audited', status: 201 });
+    expect(audited).toMatchObject({ type: 'Audited', status: 201 });
     expect(h.audit.records.at(-1)?.record).toMatchObject({ approvalStatus: 'denied' });
   });
 
@@ -288,14 +232,14 @@ describe('GovernanceClient against the real service', () => {
       resolved_by: 'u',
     });
     expect(late).toMatchObject({
-      type: 'rejected',
+      type: 'Rejected',
       status: 409,
       error: 'already_resolved',
       ticketStatus: 'timeout',
     });
     expect(mayProceed(late)).toBe(false);
     expect(await client.audit({ evaluation_id: gated.evaluationId, status: 'not_executed' })).toMatchObject({
-      type: 'audited',
+      type: 'Audited',
       status: 201,
     });
   });
@@ -303,7 +247,7 @@ describe('GovernanceClient against the real service', () => {
   it('unknown tickets are 404 ticket_not_found; a ticket id is path-encoded', async () => {
     const { client, server } = await setup();
     expect(await client.resolveApproval('a/b c', { resolution: 'cancelled' })).toMatchObject({
-      type: 'rejected',
+      type: 'Rejected',
       ok: false,
       status: 404,
       error: 'ticket_not_found',
@@ -315,7 +259,7 @@ describe('GovernanceClient against the real service', () => {
     const { client } = await setup();
     const reserved = await client.evaluate({ tool: { name: 'chat' }, metadata: { agent_id: 'x' } });
     expect(reserved).toEqual({
-      type: 'rejected',
+      type: 'Rejected',
       failClosed: false,
       decision: 'deny',
       status: 400,
@@ -325,7 +269,7 @@ describe('GovernanceClient against the real service', () => {
     });
     expect(mayProceed(reserved)).toBe(false);
     expect(await client.audit({ evaluation_id: 'nope', status: 'success' })).toMatchObject({
-      type: 'rejected',
+      type: 'Rejected',
       ok: false,
       status: 404,
       error: 'evaluation_unknown',
@@ -348,7 +292,7 @@ describe('GovernanceClient against the real service', () => {
         evidence: [{ evidence_key: 'recipient', evidence_data: { to: 'a@b.com' } }],
       }),
     ).toMatchObject({
-      type: 'audited',
+      type: 'Audited',
       status: 201,
       evidence: [{ evidence_key: 'recipient', stored: false, reason: 'key_not_in_policy_allowlist' }],
     });
@@ -357,7 +301,7 @@ describe('GovernanceClient against the real service', () => {
   it('a wrong token is a 401 deny and is never echoed', async () => {
     const { client } = await setup('not-the-adapter-token');
     const outcome = await client.evaluate({ tool: { name: 'chat' } });
-    expect(outcome).toMatchObject({ type: 'rejected', decision: 'deny', status: 401, error: 'unauthorized' });
+    expect(outcome).toMatchObject({ type: 'Rejected', decision: 'deny', status: 401, error: 'unauthorized' });
     expect(mayProceed(outcome)).toBe(false);
     expect(JSON.stringify(outcome)).not.toContain('not-the-adapter-token');
   });
@@ -365,18 +309,18 @@ describe('GovernanceClient against the real service', () => {
   it('install scans: allow proceeds, a deny_install match blocks', async () => {
     const { client } = await setup();
     const ok = await client.installScan({ origin: 'openclaw', package: { name: 'left-pad', source: 'npm' } });
-    expect(ok).toMatchObject({ type: 'decided', decision: 'allow', failClosed: false });
+    expect(ok).toMatchObject({ type: 'Decided', decision: 'allow', failClosed: false });
     expect(mayProceed(ok)).toBe(true);
     const evil = await client.installScan({ package: { name: 'evil-x' } });
     expect(evil).toMatchObject({
-      type: 'decided',
+      type: 'Decided',
       decision: 'deny',
       reason: 'Matched "block-evil" → deny_install',
       response: { matched_rule: 'block-evil', matched_rule_index: 0, feedback: { message: 'nope' } },
     });
     expect(mayProceed(evil)).toBe(false);
     expect(await client.installScan({ package: { name: 'a' }, metadata: { agent_id: 'x' } })).toMatchObject({
-      type: 'rejected',
+      type: 'Rejected',
       decision: 'deny',
       status: 400,
       error: 'reserved_metadata_key',

@@ -15,7 +15,7 @@ import {
   type InstallScanRequest,
   type ResolveApprovalRequest,
   type WireDecision,
-} from '../service/wire-types.js';
+} from '../wire/wire-types.js';
 import {
   KNOWN_DECISIONS,
   type AuditOutcome,
@@ -62,7 +62,7 @@ const TOKEN_PATTERN = /^[\x21-\x7e]+$/;
 
 /** A response the route may have produced: its status and parsed JSON body. */
 interface Answered {
-  readonly type: 'answered';
+  readonly type: 'Answered';
   readonly status: number;
   readonly json: unknown;
 }
@@ -108,7 +108,7 @@ export class GovernanceClient {
   /** POST /evaluate. Blocks (`decision: 'deny'`) on anything but a recognised server decision. */
   async evaluate(request: EvaluateRequest): Promise<EvaluateOutcome> {
     const outcome = await this.#decide('/evaluate', request, evaluateResponseSchema, isKnownDecision);
-    if (outcome.type === 'decided' && outcome.decision === 'require_approval' && outcome.response.approval) {
+    if (outcome.type === 'Decided' && outcome.decision === 'require_approval' && outcome.response.approval) {
       this.#track(outcome.evaluationId, outcome.response.approval.id);
     }
     return outcome;
@@ -123,7 +123,7 @@ export class GovernanceClient {
     const tracked = this.#approvals.get(request.evaluation_id);
     if (tracked !== undefined && tracked.resolution === undefined) {
       return {
-        type: 'refused',
+        type: 'Refused',
         ok: false,
         error: 'approval_not_resolved',
         ticketId: tracked.ticketId,
@@ -131,7 +131,7 @@ export class GovernanceClient {
       };
     }
     const answer = await this.#post('/audit', request);
-    if (answer.type !== 'answered') return { ...answer, ok: false };
+    if (answer.type !== 'Answered') return { ...answer, ok: false };
     const schema =
       answer.status === 201 ? auditFinalizedSchema : answer.status === 200 ? auditReplayedSchema : null;
     if (schema === null) return { ...this.#unexpected(answer.status), ok: false };
@@ -141,7 +141,7 @@ export class GovernanceClient {
     const body: z.infer<typeof auditFinalizedSchema> & Partial<z.infer<typeof auditReplayedSchema>> =
       parsed.data;
     return {
-      type: 'audited',
+      type: 'Audited',
       ok: true,
       status: answer.status === 201 ? 201 : 200,
       auditRecordId: body.audit_record_id,
@@ -167,7 +167,7 @@ export class GovernanceClient {
     known: (decision: string) => decision is D,
   ): Promise<
     | {
-        readonly type: 'decided';
+        readonly type: 'Decided';
         readonly failClosed: false;
         readonly decision: D;
         readonly evaluationId: string;
@@ -179,7 +179,7 @@ export class GovernanceClient {
     | (FailClosed & { readonly decision: 'deny' })
   > {
     const answer = await this.#post(path, request);
-    if (answer.type !== 'answered') return { ...answer, decision: 'deny' };
+    if (answer.type !== 'Answered') return { ...answer, decision: 'deny' };
     if (answer.status !== 200) return { ...this.#unexpected(answer.status), decision: 'deny' };
     const parsed = schema.safeParse(answer.json);
     if (!parsed.success) return { ...this.#invalidShape(parsed.error, answer.status), decision: 'deny' };
@@ -187,7 +187,7 @@ export class GovernanceClient {
     const decision = body.decision;
     if (!known(decision)) return unrecognized(body.evaluation_id, decision);
     return {
-      type: 'decided',
+      type: 'Decided',
       failClosed: false,
       decision,
       evaluationId: body.evaluation_id,
@@ -205,8 +205,8 @@ export class GovernanceClient {
       return { ...failClosed('invalid_request', 'ticketId must be a non-empty string'), ok: false };
     }
     const answer = await this.#post(`/approval/${encodeURIComponent(ticketId)}/resolve`, request);
-    if (answer.type !== 'answered') {
-      if (answer.type === 'rejected' && answer.error === 'already_resolved') {
+    if (answer.type !== 'Answered') {
+      if (answer.type === 'Rejected' && answer.error === 'already_resolved') {
         this.#markResolved(ticketId, answer.ticketStatus ?? 'unknown');
       }
       return { ...answer, ok: false };
@@ -215,7 +215,7 @@ export class GovernanceClient {
     const parsed = resolvedSchema.safeParse(answer.json);
     if (!parsed.success) return { ...this.#invalidShape(parsed.error, answer.status), ok: false };
     this.#markResolved(ticketId, request.resolution);
-    return { type: 'resolved', ok: true, ticketId, resolution: request.resolution };
+    return { type: 'Resolved', ok: true, ticketId, resolution: request.resolution };
   }
 
   /** One POST: JSON in, `{ status, json }` out for 2xx; every other result is already an outcome. */
@@ -274,13 +274,13 @@ export class GovernanceClient {
     } catch {
       return { ...failClosed('invalid_body', `response ${status} is not JSON`), status };
     }
-    if (success) return { type: 'answered', status, json };
+    if (success) return { type: 'Answered', status, json };
 
     const parsed = errorBodySchema.safeParse(json);
     if (!parsed.success) return this.#invalidShape(parsed.error, status);
     const { error, key, status: ticketStatus } = parsed.data;
     return {
-      type: 'rejected',
+      type: 'Rejected',
       failClosed: false,
       status,
       error,
@@ -338,12 +338,12 @@ function isInstallDecision(decision: string): decision is 'allow' | 'deny' {
 }
 
 function failClosed(cause: FailClosedCause, reason: string): FailClosed {
-  return { type: 'fail_closed', failClosed: true, cause, reason };
+  return { type: 'FailClosed', failClosed: true, cause, reason };
 }
 
 function unrecognized(evaluationId: string, received: string): UnrecognizedDecision {
   return {
-    type: 'unrecognized_decision',
+    type: 'UnrecognizedDecision',
     failClosed: true,
     decision: 'deny',
     receivedDecision: received,

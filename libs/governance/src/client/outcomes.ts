@@ -9,7 +9,7 @@ import {
   type InstallScanResponseBody,
   type ResolveApprovalRequest,
   type WireDecision,
-} from '../service/wire-types.js';
+} from '../wire/wire-types.js';
 
 /** The closed decision vocabulary this client understands; anything else is treated as `deny`. */
 export const KNOWN_DECISIONS: readonly WireDecision[] = [
@@ -43,7 +43,7 @@ export type FailClosedCause =
 
 /** No trustworthy answer: the client decided to block. The adapter token never appears in `reason`. */
 export interface FailClosed {
-  readonly type: 'fail_closed';
+  readonly type: 'FailClosed';
   readonly failClosed: true;
   readonly cause: FailClosedCause;
   readonly reason: string;
@@ -55,7 +55,7 @@ export interface FailClosed {
 
 /** A 4xx answer with the server's `error` code (e.g. `evaluation_conflict`, `ticket_not_found`). */
 export interface Rejected {
-  readonly type: 'rejected';
+  readonly type: 'Rejected';
   readonly failClosed: false;
   readonly status: number;
   /** The server's code; the seed's vocabulary is `GovernanceErrorCode`, the HTTP layer adds its own. */
@@ -72,7 +72,7 @@ type NotOk<T> = T & { readonly ok: false };
 
 /** A decision the server made and this client recognises. */
 export interface EvaluateDecided {
-  readonly type: 'decided';
+  readonly type: 'Decided';
   readonly failClosed: false;
   readonly decision: WireDecision;
   readonly evaluationId: string;
@@ -86,7 +86,7 @@ export interface EvaluateDecided {
  * The evaluation exists server-side, so the adapter may still audit it as `not_executed`.
  */
 export interface UnrecognizedDecision {
-  readonly type: 'unrecognized_decision';
+  readonly type: 'UnrecognizedDecision';
   readonly failClosed: true;
   readonly decision: 'deny';
   readonly receivedDecision: string;
@@ -98,7 +98,7 @@ export type EvaluateOutcome =
   EvaluateDecided | UnrecognizedDecision | Blocking<Rejected> | Blocking<FailClosed>;
 
 export interface InstallScanDecided {
-  readonly type: 'decided';
+  readonly type: 'Decided';
   readonly failClosed: false;
   readonly decision: 'allow' | 'deny';
   readonly evaluationId: string;
@@ -111,7 +111,7 @@ export type InstallScanOutcome =
 
 /** 201 fresh finalization, or 200 for an idempotent replay / an evaluation already final at /evaluate. */
 export interface Audited {
-  readonly type: 'audited';
+  readonly type: 'Audited';
   readonly ok: true;
   readonly status: 200 | 201;
   readonly auditRecordId: string;
@@ -126,7 +126,7 @@ export interface Audited {
  * yet seen its ticket resolved (`resolveApproval` first). Nothing was sent.
  */
 export interface AuditRefused {
-  readonly type: 'refused';
+  readonly type: 'Refused';
   readonly ok: false;
   readonly error: 'approval_not_resolved';
   readonly ticketId: string;
@@ -136,7 +136,7 @@ export interface AuditRefused {
 export type AuditOutcome = Audited | AuditRefused | NotOk<Rejected> | NotOk<FailClosed>;
 
 export interface ApprovalResolved {
-  readonly type: 'resolved';
+  readonly type: 'Resolved';
   readonly ok: true;
   readonly ticketId: string;
   readonly resolution: ResolveApprovalRequest['resolution'];
@@ -161,7 +161,7 @@ export function mayProceed(
   outcome: EvaluateOutcome | InstallScanOutcome | ResolveApprovalOutcome | null | undefined,
 ): boolean {
   if (outcome === null || outcome === undefined) return false;
-  if (outcome.type === 'decided') return outcome.failClosed === false && outcome.decision === 'allow';
-  if (outcome.type === 'resolved') return outcome.ok === true && outcome.resolution === 'approved';
+  if (outcome.type === 'Decided') return outcome.failClosed === false && outcome.decision === 'allow';
+  if (outcome.type === 'Resolved') return outcome.ok === true && outcome.resolution === 'approved';
   return false;
 }

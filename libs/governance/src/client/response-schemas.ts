@@ -13,7 +13,7 @@ import {
   type LimitsBlock,
   type RateBlock,
   type SpendBlock,
-} from '../service/wire-types.js';
+} from '../wire/wire-types.js';
 import { type DriftChange } from '../drift/drift-change.js';
 
 type WithStringDecision<T> = Omit<T, 'decision'> & { readonly decision: string };

@@ -17,37 +17,37 @@ const MiB = 1_024 * KiB;
 export const MAX_REGEX_INPUT_LENGTH = 64 * KiB;
 
 export interface GovernanceLimits {
-  /** Distinct adapter origins (400 origin_limit_exceeded). */
+  /** Distinct adapter origins (`origin_limit_exceeded`). */
   readonly maxOrigins: number;
-  /** Baselined tool definitions per origin, first-seen only (400 tool_baseline_limit). */
+  /** Baselined tool definitions per origin, first-seen only (`tool_baseline_limit`). */
   readonly maxToolsPerOrigin: number;
-  /** Serialized tool definition the drift guard keeps a copy of (413 tool_definition_too_large). */
+  /** Serialized tool definition the drift guard keeps a copy of (`tool_definition_too_large`). */
   readonly maxToolDefinitionBytes: number;
   /**
-   * Serialized definitions kept per origin, baselines and current ones together (400
-   * tool_baseline_limit): with `maxOrigins`, what bounds the drift guard's memory.
+   * Serialized definitions kept per origin, baselines and current ones together
+   * (`tool_baseline_limit`): with `maxOrigins`, what bounds the drift guard's memory.
    */
   readonly maxToolDefinitionBytesPerOrigin: number;
-  /** Serialized `arguments` (413 tool_input_too_large). */
+  /** Serialized `arguments` (`tool_input_too_large`). */
   readonly maxToolInputBytes: number;
-  /** Serialized `metadata` (413 metadata_too_large). */
+  /** Serialized `metadata` (`metadata_too_large`). */
   readonly maxMetadataBytes: number;
-  /** Pending evaluations by count (503 evaluation_backlog_full). */
+  /** Pending evaluations by count (`evaluation_backlog_full`). */
   readonly maxPendingEvaluations: number;
-  /** Pending evaluations by serialized footprint (503 evaluation_backlog_full). */
+  /** Pending evaluations by serialized footprint (`evaluation_backlog_full`). */
   readonly maxPendingBytes: number;
-  /** Distinct live sender-derived limit/budget buckets (503 limit_capacity_exhausted). */
+  /** Distinct live sender-derived limit/budget buckets (`limit_capacity_exhausted`). */
   readonly maxSenderKeys: number;
   /** Evidence entries accepted per /audit; the excess is reported `too_many`. */
   readonly maxEvidenceEntries: number;
   /**
    * Serialized `evidence_data` per entry (larger /audit entries are reported `too_large`, a larger
-   * POST /evidence is 413 evidence_too_large) and `value` per POST /context (413 context_too_large).
+   * POST /evidence is refused `evidence_too_large`) and `value` per POST /context (`context_too_large`).
    */
   readonly maxEvidenceBytes: number;
-  /** Distinct sessions holding evidence, context or tool history (503 session_capacity_exhausted). */
+  /** Distinct sessions holding evidence, context or tool history (`session_capacity_exhausted`). */
   readonly maxSessions: number;
-  /** Serialized bytes of all stored evidence, context and tool history (503 session_capacity_exhausted). */
+  /** Serialized bytes of all stored evidence, context and tool history (`session_capacity_exhausted`). */
   readonly maxSessionBytes: number;
   /**
    * Milliseconds after its last activity a session's evidence, context and tool history may be

@@ -2,11 +2,11 @@
  * Rug-pull detection: which aspects of a tool's definition differ from its baseline. Comparison is by
  * canonical JSON, so key order never counts as a change.
  */
-import { type ToolDefinition } from '../stores/tool-baseline-store.js';
+import { type ObservedToolDefinition } from './observed-tool-definition.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { type DriftAspect, type DriftChange } from './drift-change.js';
 
-const ASPECTS: readonly (DriftAspect & keyof ToolDefinition)[] = [
+const ASPECTS: readonly (DriftAspect & keyof ObservedToolDefinition)[] = [
   'annotations',
   'inputSchema',
   'outputSchema',
@@ -16,7 +16,10 @@ const ASPECTS: readonly (DriftAspect & keyof ToolDefinition)[] = [
 
 const NO_CHANGES: readonly DriftChange[] = Object.freeze([]);
 
-export function diffDefinitions(baseline: ToolDefinition, current: ToolDefinition): readonly DriftChange[] {
+export function diffDefinitions(
+  baseline: ObservedToolDefinition,
+  current: ObservedToolDefinition,
+): readonly DriftChange[] {
   // A store hands back the very baseline object while nothing changed: the common case costs nothing.
   if (baseline === current || canonicalJson(baseline) === canonicalJson(current)) return NO_CHANGES;
   const changes: DriftChange[] = [];

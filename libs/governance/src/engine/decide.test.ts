@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadPolicy } from '../config/load-policy.js';
+import { loadPolicy } from './load-policy.js';
 import { decide, type DecideInput } from './decide.js';
 import { DEFAULT_ANNOTATIONS, effectiveAnnotations } from './annotations.js';
 import { type GroundingSnapshot } from './grounding.js';

@@ -8,6 +8,7 @@
  * → drift log mode keeps the stricter of baseline/current → flag_destructive → drift gate →
  * grounding (session required, evidence missing vs expired, dependencies) → dry-run.
  */
+import { type Mutable } from '@helios/core';
 import { type CompiledPolicy, type CompiledRule, type PolicyAction } from './compiled-policy.js';
 import { DEFAULT_ANNOTATIONS, type ToolAnnotations } from './annotations.js';
 import { firstMatchingRule, ruleLabel, type MatchContext, type RuleSelection } from './match-rules.js';
@@ -62,10 +63,51 @@ export interface PolicyDecision {
   readonly isDryRun: boolean;
 }
 
+const NOT_REQUIRED: GroundingOutcome = Object.freeze({ type: 'not_required' });
+
 export function decide(input: DecideInput): PolicyDecision {
   const { policy } = input;
   const sessionId = normaliseSessionId(input.sessionId);
   const baseline = input.baselineAnnotations ?? DEFAULT_ANNOTATIONS;
+  const drifted = input.driftChanges !== undefined && input.driftChanges.length > 0;
+  const drift: DriftVerdict | undefined = drifted
+    ? { mode: policy.onToolDrift, changes: input.driftChanges ?? [] }
+    : undefined;
+  const selection = selectRule(input, baseline, drift?.mode === 'log');
+  if (selection.type === 'Unevaluable') return unevaluableDecision(selection, sessionId, drift, policy);
+
+  const rule = selectedRule(selection);
+  // One object, refined step by step: the pipeline allocates nothing else per call.
+  const decision: Mutable<PolicyDecision> = {
+    action: rule?.action ?? policy.defaultAction,
+    originalAction: 'allow',
+    reason:
+      rule === undefined
+        ? `No matching rule; applied default policy: ${policy.defaultAction}`
+        : `Matched ${ruleLabel(rule)} → ${rule.action}`,
+    matchedRule: rule,
+    sessionId,
+    flaggedDestructive: false,
+    drift,
+    grounding: NOT_REQUIRED,
+    evidenceBlocked: false,
+    sessionBlocked: false,
+    isDryRun: false,
+  };
+  flagDestructive(decision, input, baseline);
+  gateDrift(decision, input.toolName);
+  decision.originalAction = decision.action;
+  ground(decision, input.grounding);
+  decision.isDryRun = (decision.originalAction === 'dry_run' || policy.dryRun) && !decision.sessionBlocked;
+  return decision;
+}
+
+/**
+ * First match on the BASELINE annotations; in drift log mode the stricter of that and the match on the
+ * current annotations. Unevaluable when either match could not be told.
+ */
+function selectRule(input: DecideInput, baseline: ToolAnnotations, logMode: boolean): RuleSelection {
+  const { policy } = input;
   const context: MatchContext = {
     toolName: input.toolName,
     args: input.args,
@@ -74,96 +116,68 @@ export function decide(input: DecideInput): PolicyDecision {
     metadata: input.metadata,
     agentId: input.agentId,
   };
-
-  const drifted = input.driftChanges !== undefined && input.driftChanges.length > 0;
-  const drift: DriftVerdict | undefined = drifted
-    ? { mode: policy.onToolDrift, changes: input.driftChanges ?? [] }
-    : undefined;
-  const logMode = drift?.mode === 'log';
-
   const selected = firstMatchingRule(policy, context);
-  const current =
-    logMode && input.currentAnnotations !== undefined
-      ? firstMatchingRule(policy, { ...context, annotations: input.currentAnnotations })
-      : undefined;
-  const unevaluable = [selected, current].find((selection) => selection?.type === 'unevaluable');
-  if (unevaluable?.type === 'unevaluable') return unevaluableDecision(unevaluable, sessionId, drift, policy);
+  if (!logMode || input.currentAnnotations === undefined || selected.type === 'Unevaluable') return selected;
+  const current = firstMatchingRule(policy, { ...context, annotations: input.currentAnnotations });
+  if (current.type === 'Unevaluable') return current;
+  const action = selectedRule(selected)?.action ?? policy.defaultAction;
+  const currentAction = selectedRule(current)?.action ?? policy.defaultAction;
+  return actionSeverity(currentAction) > actionSeverity(action) ? current : selected;
+}
 
-  let rule = selectedRule(selected);
-  let action: PolicyAction = rule?.action ?? policy.defaultAction;
-  if (current !== undefined) {
-    const currentRule = selectedRule(current);
-    const currentAction = currentRule?.action ?? policy.defaultAction;
-    if (actionSeverity(currentAction) > actionSeverity(action)) {
-      rule = currentRule;
-      action = currentAction;
-    }
+/** flag_destructive: an unmatched destructive tool is flagged, and escalated to approval when configured. */
+function flagDestructive(
+  decision: Mutable<PolicyDecision>,
+  input: DecideInput,
+  baseline: ToolAnnotations,
+): void {
+  const { policy } = input;
+  if (decision.matchedRule !== undefined || policy.flagDestructive === undefined) return;
+  const logMode = decision.drift?.mode === 'log';
+  const destructive =
+    baseline.destructiveHint || (logMode && input.currentAnnotations?.destructiveHint === true);
+  if (!destructive) return;
+  decision.flaggedDestructive = true;
+  // Escalation only ever tightens: a default deny stays a deny.
+  if (policy.flagDestructive === 'require_approval' && decision.action === 'allow') {
+    decision.action = 'require_approval';
+    decision.reason = `Unmatched destructive tool "${input.toolName}" requires approval (flag_destructive)`;
   }
-  let reason =
-    rule === undefined
-      ? `No matching rule; applied default policy: ${policy.defaultAction}`
-      : `Matched ${ruleLabel(rule)} → ${rule.action}`;
+}
 
-  let flaggedDestructive = false;
-  if (rule === undefined && policy.flagDestructive !== undefined) {
-    const destructive =
-      baseline.destructiveHint || (logMode && input.currentAnnotations?.destructiveHint === true);
-    if (destructive) {
-      flaggedDestructive = true;
-      // Escalation only ever tightens: a default deny stays a deny.
-      if (policy.flagDestructive === 'require_approval' && action === 'allow') {
-        action = 'require_approval';
-        reason = `Unmatched destructive tool "${input.toolName}" requires approval (flag_destructive)`;
-      }
-    }
+/** on_tool_drift block / require_approval overrides whatever matched. */
+function gateDrift(decision: Mutable<PolicyDecision>, toolName: string): void {
+  const drift = decision.drift;
+  if (drift === undefined || drift.mode === 'log') return;
+  decision.matchedRule = undefined;
+  decision.action = drift.mode === 'block' ? 'deny' : 'require_approval';
+  decision.reason = `Tool definition drift detected for "${toolName}" (${drift.changes
+    .map((change) => change.aspect)
+    .join(', ')}); on_tool_drift: ${drift.mode}`;
+}
+
+/** Grounding (session required, evidence missing vs expired, dependencies) of a call not already denied. */
+function ground(decision: Mutable<PolicyDecision>, snapshot: GroundingSnapshot | undefined): void {
+  const rule = decision.matchedRule;
+  if (decision.action === 'deny' || !isGrounded(rule)) return;
+  if (decision.sessionId === undefined) {
+    decision.grounding = { type: 'session_required' };
+    decision.sessionBlocked = true;
+  } else if (snapshot === undefined) {
+    decision.grounding = { type: 'unchecked' };
+  } else {
+    decision.grounding = checkGrounding(rule, snapshot);
+    decision.evidenceBlocked = decision.grounding.type !== 'satisfied';
   }
-
-  if (drift !== undefined && drift.mode !== 'log') {
-    rule = undefined;
-    action = drift.mode === 'block' ? 'deny' : 'require_approval';
-    reason = `Tool definition drift detected for "${input.toolName}" (${drift.changes
-      .map((change) => change.aspect)
-      .join(', ')}); on_tool_drift: ${drift.mode}`;
+  const blockedReason = groundingReason(decision.grounding);
+  if (blockedReason !== undefined) {
+    decision.action = 'deny';
+    decision.reason = blockedReason;
   }
-
-  const originalAction = action;
-  let grounding: GroundingOutcome = { type: 'not_required' };
-  let sessionBlocked = false;
-  let evidenceBlocked = false;
-  if (action !== 'deny' && isGrounded(rule)) {
-    if (sessionId === undefined) {
-      grounding = { type: 'session_required' };
-      sessionBlocked = true;
-    } else if (input.grounding === undefined) {
-      grounding = { type: 'unchecked' };
-    } else {
-      grounding = checkGrounding(rule, input.grounding);
-      evidenceBlocked = grounding.type !== 'satisfied';
-    }
-    const blockedReason = groundingReason(grounding);
-    if (blockedReason !== undefined) {
-      action = 'deny';
-      reason = blockedReason;
-    }
-  }
-
-  return {
-    action,
-    originalAction,
-    reason,
-    matchedRule: rule,
-    sessionId,
-    flaggedDestructive,
-    drift,
-    grounding,
-    evidenceBlocked,
-    sessionBlocked,
-    isDryRun: (originalAction === 'dry_run' || policy.dryRun) && !sessionBlocked,
-  };
 }
 
 function selectedRule(selection: RuleSelection): CompiledRule | undefined {
-  return selection.type === 'matched' ? selection.rule : undefined;
+  return selection.type === 'Matched' ? selection.rule : undefined;
 }
 
 /**
@@ -171,7 +185,7 @@ function selectedRule(selection: RuleSelection): CompiledRule | undefined {
  * later rule or the default applies cannot be told, so the call is denied whatever the rule's action.
  */
 function unevaluableDecision(
-  selection: Extract<RuleSelection, { type: 'unevaluable' }>,
+  selection: Extract<RuleSelection, { type: 'Unevaluable' }>,
   sessionId: string | undefined,
   drift: DriftVerdict | undefined,
   policy: CompiledPolicy,
@@ -184,7 +198,7 @@ function unevaluableDecision(
     sessionId,
     flaggedDestructive: false,
     drift,
-    grounding: { type: 'not_required' },
+    grounding: NOT_REQUIRED,
     evidenceBlocked: false,
     sessionBlocked: false,
     isDryRun: policy.dryRun,

@@ -27,18 +27,20 @@ export function ruleMatches(rule: CompiledRule, context: MatchContext): Conditio
 }
 
 export type RuleSelection =
-  | { readonly type: 'matched'; readonly rule: CompiledRule }
-  | { readonly type: 'none' }
+  | { readonly type: 'Matched'; readonly rule: CompiledRule }
+  | { readonly type: 'None' }
   /** A rule before any match might have matched: which one wins cannot be told, so the call is denied. */
-  | { readonly type: 'unevaluable'; readonly rule: CompiledRule; readonly reason: string };
+  | { readonly type: 'Unevaluable'; readonly rule: CompiledRule; readonly reason: string };
+
+const NO_MATCH: RuleSelection = Object.freeze({ type: 'None' });
 
 export function firstMatchingRule(policy: CompiledPolicy, context: MatchContext): RuleSelection {
   for (const rule of policy.rules) {
     const outcome = ruleMatches(rule, context);
-    if (outcome === true) return { type: 'matched', rule };
-    if (outcome !== false) return { type: 'unevaluable', rule, reason: outcome.unevaluable };
+    if (outcome === true) return { type: 'Matched', rule };
+    if (outcome !== false) return { type: 'Unevaluable', rule, reason: outcome.unevaluable };
   }
-  return { type: 'none' };
+  return NO_MATCH;
 }
 
 export function ruleLabel(rule: { readonly name: string | undefined; readonly index: number }): string {

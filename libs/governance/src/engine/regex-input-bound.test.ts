@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadPolicy } from '../config/load-policy.js';
+import { loadPolicy } from './load-policy.js';
 import { MAX_REGEX_INPUT_LENGTH } from '../config/governance-limits.js';
 import { decide } from './decide.js';
 import { matchInputConditions } from './conditions.js';

@@ -1,22 +1,22 @@
 /**
- * POST /audit: finalizes a pending evaluation exactly once. Replays of the same payload answer 200
- * `already_finalized`; a different payload is 409 `evaluation_conflict`. Charges commit only when the
+ * POST /audit: finalizes a pending evaluation exactly once. Replays of the same payload answer
+ * `Replayed` (`already_finalized`); a different payload is `evaluation_conflict`. Charges commit only when the
  * call ran (success/error); evidence is written only on success, on the first finalize.
  */
 import { type ApprovalTicket } from '../stores/approval-ticket-store.js';
 import { type BucketSnapshot, type CommitCharge } from '../stores/limit-store.js';
-import { type PendingEvaluation } from '../stores/pending-evaluation-store.js';
+import { type PendingEvaluation, type Tombstone } from '../stores/pending-evaluation-store.js';
 import { jsonByteLength } from '../util/canonical-json.js';
 import { fromMicroUnits, toMicroUnits } from '../util/money.js';
-import { type BlockReason } from './audit-record.js';
+import { type BlockReason } from '../stores/audit-record.js';
 import { auditPayloadHash } from './audit-payload-hash.js';
 import { enforceDeadlines } from './expiry.js';
 import { finalizationRecord } from './record-builder.js';
-import { failure, type AuditResult } from './results.js';
+import { failure, type AuditResult, type Failure } from './results.js';
 import { appendRecord, nowIso, sessionStoreCaps, type ServiceContext } from './service-context.js';
 import { budgetBlock } from './wire-blocks.js';
-import { type AuditRequest, type EvidenceOutcome } from './wire-types.js';
-import { type PlannedCharge } from './limit-planning.js';
+import { type AuditRequest, type EvidenceOutcome } from '../wire/wire-types.js';
+import { type PlannedCharge } from '../stores/planned-charge.js';
 
 export async function auditCall(context: ServiceContext, request: AuditRequest): Promise<AuditResult> {
   return context.locks.run(request.evaluation_id, () => finalize(context, request));
@@ -29,64 +29,25 @@ async function finalize(context: ServiceContext, request: AuditRequest): Promise
     request.evaluation_id,
     context.clock.now(),
   );
-  if (tombstone !== undefined) {
-    switch (tombstone.finalizedBy) {
-      case 'expired':
-        return failure(404, { error: 'evaluation_expired' });
-      case 'evaluate':
-        return replayed(tombstone.auditRecordId, true);
-      case 'audit':
-        return tombstone.payloadHash === payloadHash
-          ? replayed(tombstone.auditRecordId, false)
-          : failure(409, { error: 'evaluation_conflict' });
-    }
-  }
-  if (entry === undefined) return failure(404, { error: 'evaluation_unknown' });
-  if ((await enforceDeadlines(context, entry)) !== 'active')
-    return failure(404, { error: 'evaluation_expired' });
+  if (tombstone !== undefined) return answerFinalized(tombstone, payloadHash);
+  if (entry === undefined) return failure({ error: 'evaluation_unknown' });
+  if ((await enforceDeadlines(context, entry)) !== 'Active') return failure({ error: 'evaluation_expired' });
 
   let ticket: ApprovalTicket | undefined;
   if (entry.approvalTicketId !== undefined) {
     ticket = await stores.approvals.get(entry.approvalTicketId);
-    if (ticket === undefined || ticket.status === 'pending')
-      return failure(409, { error: 'approval_unresolved' });
+    if (ticket === undefined || ticket.status === 'pending') return failure({ error: 'approval_unresolved' });
   }
-
-  let actualAmount: bigint | undefined;
-  if (request.actual_amount !== undefined) {
-    actualAmount = toMicroUnits(request.actual_amount);
-    if (actualAmount === undefined) return failure(400, { error: 'invalid_actual_amount' });
-    if (!entry.charges.some((charge) => charge.role !== 'rate'))
-      return failure(400, { error: 'no_spend_rule' });
-  }
+  const actualAmount = actualAmountOf(request, entry);
+  if (actualAmount !== undefined && typeof actualAmount !== 'bigint') return actualAmount;
   if (entry.commit !== undefined && entry.commit.payloadHash !== payloadHash) {
-    return failure(409, { error: 'evaluation_conflict' });
+    return failure({ error: 'evaluation_conflict' });
   }
 
   const ran = request.status === 'success' || request.status === 'error';
   const now = context.clock.now();
-  let chain: Readonly<Record<string, unknown>> | null = entry.commit?.evidenceChain ?? null;
-  if (entry.commit === undefined && entry.reservationId !== undefined) {
-    if (ran) {
-      const charges = commitCharges(entry, actualAmount, ticket?.status === 'approved');
-      const snapshots = await stores.limits.commit(
-        entry.reservationId,
-        charges,
-        { auditRecordId: entry.auditRecordId, toolName: entry.toolName, origin: entry.origin },
-        now,
-      );
-      chain = committedChain(context, charges, snapshots);
-      // Latched before anything else can fail, so a retry skips straight past the commit.
-      await stores.pending.latchCommit(entry.evaluationId, { payloadHash, evidenceChain: chain });
-    } else {
-      await stores.limits.release(entry.reservationId);
-      chain = entry.budgetsAtEvaluate === undefined ? null : { budgets: entry.budgetsAtEvaluate };
-    }
-  }
-  if (ticket?.denialReason !== undefined) {
-    chain = { ...chain, approval: { ticket_id: ticket.id, denial_reason: ticket.denialReason } };
-  }
-
+  const settled = { entry, ticket, ran, actualAmount, payloadHash, now };
+  const chain = withDenial(await settleCharges(context, settled), ticket);
   const record = finalizationRecord(entry, ticket, context.policy.environment, nowIso(context), {
     blockReason: auditBlockReason(entry, ticket, ran),
     evidenceChain: chain,
@@ -104,14 +65,7 @@ async function finalize(context: ServiceContext, request: AuditRequest): Promise
     expiresAtMs: context.clock.now() + context.policy.evaluationTtlMs,
     record,
   });
-  if (!won) {
-    // Another process finalized this id first (the in-process lock cannot see it): answer as a retry
-    // would be answered. Charges are committed once per reservation, whoever commits first.
-    const winner = await stores.pending.tombstone(request.evaluation_id, context.clock.now());
-    if (winner?.finalizedBy === 'expired') return failure(404, { error: 'evaluation_expired' });
-    if (winner?.payloadHash !== payloadHash) return failure(409, { error: 'evaluation_conflict' });
-    return replayed(entry.auditRecordId, false);
-  }
+  if (!won) return answerLostRace(context, request, entry, payloadHash);
 
   // Session state and evidence only once this audit won the finalization: never for a replay.
   if (ran && stores.evidence !== undefined && entry.sessionId !== null) {
@@ -124,21 +78,96 @@ async function finalize(context: ServiceContext, request: AuditRequest): Promise
     );
   }
   const evidence = await populateEvidence(context, request, entry);
-  return {
-    type: 'finalized',
-    status: 201,
-    body: {
-      ok: true,
-      audit_record_id: entry.auditRecordId,
-      ...(evidence === undefined ? {} : { evidence }),
-    },
-  };
+  const body = { ok: true as const, audit_record_id: entry.auditRecordId };
+  return { type: 'Finalized', body: evidence === undefined ? body : { ...body, evidence } };
+}
+
+/** An evaluation already finalized: a replay of the same audit (or any, when /evaluate or expiry finalized it). */
+function answerFinalized(tombstone: Tombstone, payloadHash: string): AuditResult {
+  switch (tombstone.finalizedBy) {
+    case 'expired':
+      return failure({ error: 'evaluation_expired' });
+    case 'evaluate':
+      return replayed(tombstone.auditRecordId, true);
+    case 'audit':
+      return tombstone.payloadHash === payloadHash
+        ? replayed(tombstone.auditRecordId, false)
+        : failure({ error: 'evaluation_conflict' });
+  }
+}
+
+/**
+ * Another process finalized this id first (the in-process lock cannot see it): answer as a retry would
+ * be answered. Charges are committed once per reservation, whoever commits first.
+ */
+async function answerLostRace(
+  context: ServiceContext,
+  request: AuditRequest,
+  entry: PendingEvaluation,
+  payloadHash: string,
+): Promise<AuditResult> {
+  const winner = await context.stores.pending.tombstone(request.evaluation_id, context.clock.now());
+  if (winner?.finalizedBy === 'expired') return failure({ error: 'evaluation_expired' });
+  if (winner?.payloadHash !== payloadHash) return failure({ error: 'evaluation_conflict' });
+  return replayed(entry.auditRecordId, false);
+}
+
+/** `actual_amount` in micro-units; refused when unreadable or when nothing the call holds is spend. */
+function actualAmountOf(request: AuditRequest, entry: PendingEvaluation): bigint | undefined | Failure {
+  if (request.actual_amount === undefined) return undefined;
+  const amount = toMicroUnits(request.actual_amount);
+  if (amount === undefined) return failure({ error: 'invalid_actual_amount' });
+  if (!entry.charges.some((charge) => charge.role !== 'rate')) return failure({ error: 'no_spend_rule' });
+  return amount;
+}
+
+interface Settlement {
+  readonly entry: PendingEvaluation;
+  readonly ticket: ApprovalTicket | undefined;
+  /** The call executed (success or error): its holds become charges; otherwise they are released. */
+  readonly ran: boolean;
+  readonly actualAmount: bigint | undefined;
+  readonly payloadHash: string;
+  readonly now: number;
+}
+
+/** Commits or releases the evaluation's holds (once: a latched commit is reused) and returns the chain. */
+async function settleCharges(
+  context: ServiceContext,
+  { entry, ticket, ran, actualAmount, payloadHash, now }: Settlement,
+): Promise<Readonly<Record<string, unknown>> | null> {
+  if (entry.commit !== undefined) return entry.commit.evidenceChain;
+  if (entry.reservationId === undefined) return null;
+  const { stores } = context;
+  if (!ran) {
+    await stores.limits.release(entry.reservationId);
+    return entry.budgetsAtEvaluate === undefined ? null : { budgets: entry.budgetsAtEvaluate };
+  }
+  const charges = commitCharges(entry, actualAmount, ticket?.status === 'approved');
+  const snapshots = await stores.limits.commit(
+    entry.reservationId,
+    charges,
+    { auditRecordId: entry.auditRecordId, toolName: entry.toolName, origin: entry.origin },
+    now,
+  );
+  const chain = committedChain(context, charges, snapshots);
+  // Latched before anything else can fail, so a retry skips straight past the commit.
+  await stores.pending.latchCommit(entry.evaluationId, { payloadHash, evidenceChain: chain });
+  return chain;
+}
+
+/** A denied ticket's reason goes into the chain. */
+function withDenial(
+  chain: Readonly<Record<string, unknown>> | null,
+  ticket: ApprovalTicket | undefined,
+): Readonly<Record<string, unknown>> | null {
+  if (ticket?.denialReason === undefined) return chain;
+  return { ...chain, approval: { ticket_id: ticket.id, denial_reason: ticket.denialReason } };
 }
 
 function replayed(auditRecordId: string, byEvaluate: boolean): AuditResult {
   return {
-    type: 'replayed',
-    status: 200,
+    type: 'Replayed',
     body: {
       ok: true,
       audit_record_id: auditRecordId,
@@ -259,8 +288,8 @@ async function populateEvidence(
         context.clock.now(),
         sessionStoreCaps(context),
       );
-      if (stored === 'stored') outcomes.push({ evidence_key: key, stored: true });
-      else refuse(stored === 'capacity_exhausted' ? 'session_capacity_exhausted' : stored);
+      if (stored === 'Stored') outcomes.push({ evidence_key: key, stored: true });
+      else refuse(stored === 'Closed' ? 'closed' : 'session_capacity_exhausted');
     }
   }
   return outcomes;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../testing/service-harness.js';
 import { type EvaluateResult } from './results.js';
-import { type EvaluateResponseBody } from './wire-types.js';
+import { type EvaluateDecisionBody } from '../wire/wire-types.js';
 
-function body(result: EvaluateResult): EvaluateResponseBody {
-  if (result.type !== 'decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
+function body(result: EvaluateResult): EvaluateDecisionBody {
+  if (result.type !== 'Decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
   return result.body;
 }
 
@@ -44,7 +44,7 @@ async function spend(
   tool: string,
   amount: unknown,
   extra: object = {},
-): Promise<EvaluateResponseBody> {
+): Promise<EvaluateDecisionBody> {
   return body(await h.service.evaluate({ tool: { name: tool }, arguments: { amount }, ...extra }));
 }
 
@@ -164,7 +164,7 @@ budgets:
 });
 
 describe('break-glass budgets and native approvals', () => {
-  async function breach(h: Harness): Promise<EvaluateResponseBody> {
+  async function breach(h: Harness): Promise<EvaluateDecisionBody> {
     const warm = await spend(h, 'big', 8);
     await h.service.audit({ evaluation_id: warm.evaluation_id, status: 'success' });
     return spend(h, 'big', 5, { origin: 'openclaw', session_id: 's' });
@@ -176,8 +176,9 @@ describe('break-glass budgets and native approvals', () => {
     expect(pending).toMatchObject({
       decision: 'require_approval',
       feedback: { message: expect.stringMatching(/break-glass/) },
-      approval: { timeout_ms: 60_000, resolve_path: `/approval/${pending.approval?.id}/resolve` },
     });
+    // The service names the ticket; where to resolve it is the HTTP layer's business.
+    expect(pending.approval).toEqual({ id: expect.any(String), timeout_ms: 60_000 });
     const ticket = await h.approvals.get(pending.approval?.id ?? '');
     expect(ticket).toMatchObject({
       channelName: 'native:openclaw',
@@ -186,7 +187,7 @@ describe('break-glass budgets and native approvals', () => {
       ],
     });
     expect(await h.service.audit({ evaluation_id: pending.evaluation_id, status: 'success' })).toMatchObject({
-      status: 409,
+      type: 'Error',
       body: { error: 'approval_unresolved' },
     });
   });
@@ -197,7 +198,7 @@ describe('break-glass budgets and native approvals', () => {
     expect(
       await h.service.resolveApproval(pending.approval?.id ?? '', { resolution: 'approved' }),
     ).toMatchObject({
-      status: 400,
+      type: 'Error',
       body: { error: 'resolved_by_required' },
     });
     expect(
@@ -207,14 +208,13 @@ describe('break-glass budgets and native approvals', () => {
         scope: 'always',
       }),
     ).toEqual({
-      type: 'resolved',
-      status: 200,
+      type: 'Resolved',
       body: { ok: true },
     });
     expect(
       await h.service.resolveApproval(pending.approval?.id ?? '', { resolution: 'denied', resolved_by: 'x' }),
     ).toMatchObject({
-      status: 409,
+      type: 'Error',
       body: { error: 'already_resolved', status: 'approved' },
     });
     await h.service.audit({ evaluation_id: pending.evaluation_id, status: 'error' });
@@ -268,7 +268,7 @@ describe('break-glass budgets and native approvals', () => {
         resolved_by: 'a',
       }),
     ).toMatchObject({
-      status: 409,
+      type: 'Error',
       body: { error: 'already_resolved', status: 'timeout' },
     });
     await h.service.audit({ evaluation_id: pending.evaluation_id, status: 'not_executed' });
@@ -302,7 +302,7 @@ describe('break-glass budgets and native approvals', () => {
   it('unknown and non-native tickets are refused', async () => {
     const h = await harness(BUDGETS);
     expect(await h.service.resolveApproval('missing', { resolution: 'timeout' })).toMatchObject({
-      status: 404,
+      type: 'Error',
       body: { error: 'ticket_not_found' },
     });
     await h.approvals.create({
@@ -321,12 +321,12 @@ describe('break-glass budgets and native approvals', () => {
       breachedBudgets: undefined,
     });
     expect(await h.service.resolveApproval('mcp-1', { resolution: 'timeout' })).toMatchObject({
-      status: 409,
+      type: 'Error',
       body: { error: 'not_a_native_ticket' },
     });
     await h.approvals.create({ ...(await h.approvals.get('mcp-1'))!, id: 'loose', channelName: 'native:x' });
     expect(await h.service.resolveApproval('loose', { resolution: 'timeout' })).toMatchObject({
-      status: 200,
+      type: 'Resolved',
     });
     expect(await h.approvals.resolve('loose', { status: 'approved', resolvedAtMs: 1 })).toBeUndefined();
   });
@@ -350,7 +350,7 @@ describe('TTL expiry', () => {
       },
     });
     expect(await h.service.audit({ evaluation_id: pending.evaluation_id, status: 'success' })).toMatchObject({
-      status: 404,
+      type: 'Error',
       body: { error: 'evaluation_expired' },
     });
     // Its hold was released: the full pot is available again.
@@ -362,7 +362,7 @@ describe('TTL expiry', () => {
     const pending = await spend(h, 'gated_pay', 1);
     h.clock.advance(600_000);
     expect(await h.service.audit({ evaluation_id: pending.evaluation_id, status: 'success' })).toMatchObject({
-      status: 404,
+      type: 'Error',
       body: { error: 'evaluation_expired' },
     });
     expect((await h.approvals.get(pending.approval?.id ?? ''))?.status).toBe('timeout');
@@ -384,7 +384,8 @@ describe('TTL expiry', () => {
     );
     await h.pending.latchCommit(pending.evaluation_id, { payloadHash: 'h', evidenceChain: { budgets: [] } });
     expect(await h.service.audit({ evaluation_id: pending.evaluation_id, status: 'success' })).toMatchObject({
-      status: 409,
+      type: 'Error',
+      body: { error: 'evaluation_conflict' },
     });
     h.clock.advance(600_000);
     await h.service.sweep();

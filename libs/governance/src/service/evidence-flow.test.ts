@@ -21,7 +21,7 @@ describe('POST /evidence (SDK scope)', () => {
       evidence_data: { to: 'a@b.c' },
       ttl_seconds: 60,
     });
-    expect(stored).toEqual({ type: 'stored', status: 201, body: { ok: true } });
+    expect(stored).toEqual({ type: 'Stored', body: { ok: true } });
     expect(h.evidence.read('s1', 'recipient')).toEqual({ to: 'a@b.c' });
     expect((await h.service.evaluate(call)).body).toMatchObject({ decision: 'allow' });
   });
@@ -38,8 +38,7 @@ describe('POST /evidence (SDK scope)', () => {
       evidence_data: 1,
     });
     expect(result).toEqual({
-      type: 'refused',
-      status: 400,
+      type: 'Refused',
       body: {
         error: 'evidence_key_not_in_policy_allowlist',
         code: 'evidence_key_not_in_policy_allowlist',
@@ -60,7 +59,7 @@ describe('POST /evidence (SDK scope)', () => {
       evidence_data: 1,
     });
     expect(result).toMatchObject({
-      status: 400,
+      type: 'Refused',
       body: { allowed_keys: [], allowed_key_count: 0, truncated: false },
     });
   });
@@ -74,8 +73,8 @@ describe('POST /evidence (SDK scope)', () => {
         evidence_key: 'recipient',
         evidence_data: data,
       });
-    expect((await put('x'.repeat(5))).status).toBe(201); // "xxxxx" = 7 bytes
-    expect(await put('x'.repeat(6))).toMatchObject({ status: 413, body: { error: 'evidence_too_large' } });
+    expect((await put('x'.repeat(5))).type).toBe('Stored'); // "xxxxx" = 7 bytes
+    expect(await put('x'.repeat(6))).toMatchObject({ type: 'Error', body: { error: 'evidence_too_large' } });
   });
 
   it('answers 503 sideband_shutting_down once the store is closing', async () => {
@@ -87,7 +86,7 @@ describe('POST /evidence (SDK scope)', () => {
       evidence_key: 'recipient',
       evidence_data: 1,
     });
-    expect(result).toMatchObject({ status: 503, body: { error: 'sideband_shutting_down' } });
+    expect(result).toMatchObject({ type: 'Error', body: { error: 'sideband_shutting_down' } });
   });
 
   it('answers 503 without an evidence store', async () => {
@@ -98,6 +97,6 @@ describe('POST /evidence (SDK scope)', () => {
       evidence_key: 'recipient',
       evidence_data: null,
     });
-    expect(result).toMatchObject({ status: 503, body: { error: 'evidence_unavailable' } });
+    expect(result).toMatchObject({ type: 'Error', body: { error: 'evidence_unavailable' } });
   });
 });

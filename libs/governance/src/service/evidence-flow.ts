@@ -6,7 +6,7 @@
 import { jsonByteLength } from '../util/canonical-json.js';
 import { failure, type EvidenceResult } from './results.js';
 import { sessionStoreCaps, type ServiceContext } from './service-context.js';
-import { type EvidenceRequest } from './wire-types.js';
+import { type EvidenceRequest } from '../wire/wire-types.js';
 
 const LISTED_KEYS = 20;
 
@@ -18,8 +18,7 @@ export async function putEvidence(
   if (!policy.evidenceKeys.has(request.evidence_key)) {
     const allowed = [...policy.evidenceKeys].sort();
     return {
-      type: 'refused',
-      status: 400,
+      type: 'Refused',
       body: {
         error: 'evidence_key_not_in_policy_allowlist',
         code: 'evidence_key_not_in_policy_allowlist',
@@ -31,9 +30,9 @@ export async function putEvidence(
     };
   }
   if (jsonByteLength(request.evidence_data ?? null) > limits.maxEvidenceBytes) {
-    return failure(413, { error: 'evidence_too_large' });
+    return failure({ error: 'evidence_too_large' });
   }
-  if (stores.evidence === undefined) return failure(503, { error: 'evidence_unavailable' });
+  if (stores.evidence === undefined) return failure({ error: 'evidence_unavailable' });
   const outcome = await stores.evidence.put(
     request.session_id,
     {
@@ -45,7 +44,7 @@ export async function putEvidence(
     context.clock.now(),
     sessionStoreCaps(context),
   );
-  if (outcome === 'closed') return failure(503, { error: 'sideband_shutting_down' });
-  if (outcome === 'capacity_exhausted') return failure(503, { error: 'session_capacity_exhausted' });
-  return { type: 'stored', status: 201, body: { ok: true } };
+  if (outcome === 'Closed') return failure({ error: 'sideband_shutting_down' });
+  if (outcome === 'CapacityExhausted') return failure({ error: 'session_capacity_exhausted' });
+  return { type: 'Stored', body: { ok: true } };
 }

@@ -5,7 +5,7 @@
  */
 import { type ApprovalTicket } from '../stores/approval-ticket-store.js';
 import { type PendingEvaluation } from '../stores/pending-evaluation-store.js';
-import { type AuditRecord } from './audit-record.js';
+import { type AuditRecord } from '../stores/audit-record.js';
 import { QUARANTINE_REASON, quarantinedRecord } from './quarantine.js';
 import { finalizationRecord } from './record-builder.js';
 import { appendRecord, nowIso, type ServiceContext } from './service-context.js';
@@ -20,21 +20,21 @@ export interface SweepReport {
   readonly failed: number;
 }
 
-/**
- * Applies crossed deadlines; returns the entry's state afterwards (`quarantined`: expired, under a
- * quarantined record). Call under the evaluation's lock.
- */
+/** An evaluation after its deadlines were applied; `Quarantined`: expired, under a quarantined record. */
+export type DeadlineState = 'Active' | 'Expired' | 'Quarantined';
+
+/** Applies crossed deadlines; returns the entry's state afterwards. Call under the evaluation's lock. */
 export async function enforceDeadlines(
   context: ServiceContext,
   entry: PendingEvaluation,
-): Promise<'active' | 'expired' | 'quarantined'> {
+): Promise<DeadlineState> {
   const now = context.clock.now();
-  if (now >= entry.expiresAtMs) return (await expire(context, entry)) ? 'quarantined' : 'expired';
+  if (now >= entry.expiresAtMs) return (await expire(context, entry)) ? 'Quarantined' : 'Expired';
   if (entry.approvalTicketId !== undefined) {
     const ticket = await context.stores.approvals.get(entry.approvalTicketId);
     if (ticket !== undefined) await timeOutIfDue(context, ticket, now);
   }
-  return 'active';
+  return 'Active';
 }
 
 export async function timeOutIfDue(
@@ -117,10 +117,10 @@ export async function expireDue(context: ServiceContext, batchSize = 500): Promi
       try {
         const state = await context.locks.run(entry.evaluationId, async () => {
           const current = await context.stores.pending.get(entry.evaluationId);
-          return current === undefined ? 'active' : enforceDeadlines(context, current);
+          return current === undefined ? 'Active' : enforceDeadlines(context, current);
         });
-        if (state !== 'active') expired += 1;
-        if (state === 'quarantined')
+        if (state !== 'Active') expired += 1;
+        if (state === 'Quarantined')
           quarantined.push({ evaluationId: entry.evaluationId, reason: QUARANTINE_REASON });
       } catch {
         failedInBatch += 1;

@@ -3,7 +3,7 @@ import { formatDuration } from '../config/duration.js';
 import { type RuleLimit } from '../engine/compiled-policy.js';
 import { type PolicyDecision } from '../engine/decide.js';
 import { fromMicroUnits } from '../util/money.js';
-import { type FeedbackBlock, type WireDecision } from './wire-types.js';
+import { type FeedbackBlock, type WireDecision } from '../wire/wire-types.js';
 
 export function ruleFeedback(decision: PolicyDecision): FeedbackBlock {
   const configured = decision.matchedRule?.feedback;

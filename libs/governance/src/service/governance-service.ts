@@ -1,6 +1,7 @@
 /**
  * The adapter API's engine, framework-free: evaluate → (resolve) → audit, install scans and the
- * expiry sweep over injected stores. Each method returns `{ status, body }` for the HTTP layer.
+ * expiry sweep over injected stores. Each method answers a closed union `{ type, body }` (results.ts)
+ * that a transport maps; nothing here knows HTTP.
  */
 import { newId, storableJson, storableText, type FieldError } from '@helios/core';
 import { resolveGovernanceLimits, type GovernanceLimits } from '../config/governance-limits.js';
@@ -11,7 +12,7 @@ import { KeyedMutex } from '../util/keyed-mutex.js';
 import { StringPool } from '../util/string-pool.js';
 import { resolveApproval } from './approval-flow.js';
 import { auditCall } from './audit-flow.js';
-import { evaluateCall } from './evaluate-flow.js';
+import { evaluateCall } from './evaluate/evaluate-call.js';
 import { putEvidence } from './evidence-flow.js';
 import { expireDue, type SweepReport } from './expiry.js';
 import { installScan } from './install-scan-flow.js';
@@ -44,7 +45,7 @@ import {
   type EvidenceRequest,
   type InstallScanRequest,
   type ResolveApprovalRequest,
-} from './wire-types.js';
+} from '../wire/wire-types.js';
 
 export interface GovernanceServiceOptions {
   readonly policy: CompiledPolicy;
@@ -60,7 +61,7 @@ export interface GovernanceServiceOptions {
  * The engine's entry points. Every request's strings reach the flows storable: U+0000 and unpaired
  * surrogates, which PostgreSQL cannot hold, are U+FFFD before anything decides on or stores them, so each
  * store, and every door (the adapter listener, in-process callers), sees the same value. Then every
- * string that becomes a key or an index entry is held to its byte ceiling (400 `invalid_request`).
+ * string that becomes a key or an index entry is held to its byte ceiling (`invalid_request`).
  */
 export class GovernanceService {
   private constructor(private readonly context: ServiceContext) {}
@@ -147,6 +148,6 @@ export class GovernanceService {
   }
 }
 
-function invalid(issues: readonly FieldError[]): Promise<Failure<400>> {
-  return Promise.resolve(failure(400, { error: 'invalid_request', issues }));
+function invalid(issues: readonly FieldError[]): Promise<Failure> {
+  return Promise.resolve(failure({ error: 'invalid_request', issues }));
 }

@@ -12,7 +12,7 @@ import {
   type EvaluateRequest,
   type EvidenceRequest,
   type InstallScanRequest,
-} from './wire-types.js';
+} from '../wire/wire-types.js';
 
 type Check = readonly [path: string, value: unknown, maxBytes: number];
 

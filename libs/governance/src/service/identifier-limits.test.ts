@@ -15,7 +15,7 @@ function textOfBytes(bytes: number): string {
 
 function refused(path: string, bytes: number) {
   return {
-    status: 400,
+    type: 'Error',
     body: {
       error: 'invalid_request',
       issues: [{ path, message: `expected at most ${MAX[keyOf(path)]} bytes (UTF-8), got ${bytes}` }],
@@ -50,13 +50,13 @@ describe('byte ceilings of /evaluate', () => {
       tool: { name: path === 'tool.name' ? value : 'read' },
       ...extra(value),
     });
-    expect((await h.service.evaluate(call(textOfBytes(max)))).status).toBe(200);
+    expect((await h.service.evaluate(call(textOfBytes(max)))).type).toBe('Decided');
     expect(await h.service.evaluate(call(textOfBytes(max + 1)))).toMatchObject(refused(path, max + 1));
   });
 
   it('counts bytes, not characters: 1,024 ASCII characters pass, 1,024 astral ones do not', async () => {
     const h = await harness(OPEN);
-    expect((await h.service.evaluate({ tool: { name: 'a'.repeat(1_024) } })).status).toBe(200);
+    expect((await h.service.evaluate({ tool: { name: 'a'.repeat(1_024) } })).type).toBe('Decided');
     expect(await h.service.evaluate({ tool: { name: '😀'.repeat(1_024) } })).toMatchObject(
       refused('tool.name', 4_096),
     );
@@ -72,9 +72,9 @@ describe('byte ceilings of /evaluate', () => {
   it('metadata keys: 256 bytes pass, 257 are refused', async () => {
     const h = await harness(OPEN);
     const call = (key: string) => ({ tool: { name: 'read' }, metadata: { [key]: 1 } });
-    expect((await h.service.evaluate(call('k'.repeat(MAX.metadataKey)))).status).toBe(200);
+    expect((await h.service.evaluate(call('k'.repeat(MAX.metadataKey)))).type).toBe('Decided');
     expect(await h.service.evaluate(call('k'.repeat(MAX.metadataKey + 1)))).toMatchObject({
-      status: 400,
+      type: 'Error',
       body: {
         error: 'invalid_request',
         issues: [{ path: 'metadata', message: /bytes \(UTF-8\), got 257$/ }],
@@ -99,7 +99,7 @@ describe('byte ceilings of the other entry points', () => {
   it('/install-scan: package name and source', async () => {
     const h = await harness(OPEN);
     const scan = (name: string, source?: string) => h.service.installScan({ package: { name, source } });
-    expect((await scan(textOfBytes(MAX.packageName), textOfBytes(MAX.packageSource))).status).toBe(200);
+    expect((await scan(textOfBytes(MAX.packageName), textOfBytes(MAX.packageSource))).type).toBe('Scanned');
     expect(await scan(textOfBytes(MAX.packageName + 1))).toMatchObject(
       refused('package.name', MAX.packageName + 1),
     );
@@ -112,7 +112,10 @@ describe('byte ceilings of the other entry points', () => {
     const h = await harness(OPEN);
     expect(
       await h.service.audit({ evaluation_id: textOfBytes(MAX.evaluationId + 1), status: 'success' }),
-    ).toMatchObject({ status: 400, body: { issues: [{ path: 'evaluation_id' }] } });
+    ).toMatchObject({
+      type: 'Error',
+      body: { error: 'invalid_request', issues: [{ path: 'evaluation_id' }] },
+    });
     expect(
       await h.service.audit({
         evaluation_id: 'e',
@@ -122,11 +125,14 @@ describe('byte ceilings of the other entry points', () => {
           { evidence_key: textOfBytes(MAX.evidenceKey + 1), evidence_data: 1 },
         ],
       }),
-    ).toMatchObject({ status: 400, body: { issues: [{ path: 'evidence[1].evidence_key' }] } });
+    ).toMatchObject({
+      type: 'Error',
+      body: { error: 'invalid_request', issues: [{ path: 'evidence[1].evidence_key' }] },
+    });
     // Within the ceilings the call goes on to the engine (which does not know the id).
     expect(
       await h.service.audit({ evaluation_id: textOfBytes(MAX.evaluationId), status: 'success' }),
-    ).toMatchObject({ status: 404 });
+    ).toMatchObject({ type: 'Error', body: { error: 'evaluation_unknown' } });
   });
 
   it('approval resolution: the ticket id', async () => {
@@ -136,15 +142,13 @@ describe('byte ceilings of the other entry points', () => {
         resolution: 'approved',
         resolved_by: 'ops',
       }),
-    ).toMatchObject({ status: 400, body: { issues: [{ path: 'id' }] } });
+    ).toMatchObject({ type: 'Error', body: { error: 'invalid_request', issues: [{ path: 'id' }] } });
     expect(
-      (
-        await h.service.resolveApproval(textOfBytes(MAX.ticketId), {
-          resolution: 'approved',
-          resolved_by: 'ops',
-        })
-      ).status,
-    ).toBe(404);
+      await h.service.resolveApproval(textOfBytes(MAX.ticketId), {
+        resolution: 'approved',
+        resolved_by: 'ops',
+      }),
+    ).toMatchObject({ type: 'Error', body: { error: 'ticket_not_found' } });
   });
 
   it('/evidence, /context and session state: session ids and keys', async () => {
@@ -152,7 +156,7 @@ describe('byte ceilings of the other entry points', () => {
     const long = textOfBytes(MAX.sdkSessionId + 1);
     expect(
       await h.service.putEvidence({ session_id: long, tool_name: 't', evidence_key: 'k', evidence_data: 1 }),
-    ).toMatchObject({ status: 400, body: { issues: [{ path: 'session_id' }] } });
+    ).toMatchObject({ type: 'Error', body: { error: 'invalid_request', issues: [{ path: 'session_id' }] } });
     expect(
       await h.service.putEvidence({
         session_id: 's',
@@ -160,17 +164,20 @@ describe('byte ceilings of the other entry points', () => {
         evidence_key: textOfBytes(MAX.evidenceKey + 1),
         evidence_data: 1,
       }),
-    ).toMatchObject({ status: 400, body: { issues: [{ path: 'tool_name' }, { path: 'evidence_key' }] } });
+    ).toMatchObject({
+      type: 'Error',
+      body: { error: 'invalid_request', issues: [{ path: 'tool_name' }, { path: 'evidence_key' }] },
+    });
     expect(
       await h.service.putContext({ session_id: 's', key: textOfBytes(MAX.contextKey + 1), value: 1 }),
-    ).toMatchObject({ status: 400, body: { issues: [{ path: 'key' }] } });
+    ).toMatchObject({ type: 'Error', body: { error: 'invalid_request', issues: [{ path: 'key' }] } });
     expect(
-      (await h.service.putContext({ session_id: 's', key: textOfBytes(MAX.contextKey), value: 1 })).status,
-    ).toBe(201);
+      (await h.service.putContext({ session_id: 's', key: textOfBytes(MAX.contextKey), value: 1 })).type,
+    ).toBe('Stored');
     expect(await h.service.sessionState(long)).toMatchObject({
-      status: 400,
-      body: { issues: [{ path: 'session_id' }] },
+      type: 'Error',
+      body: { error: 'invalid_request', issues: [{ path: 'session_id' }] },
     });
-    expect((await h.service.sessionState(textOfBytes(MAX.sdkSessionId))).status).toBe(200);
+    expect((await h.service.sessionState(textOfBytes(MAX.sdkSessionId))).type).toBe('State');
   });
 });

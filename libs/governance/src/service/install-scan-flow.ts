@@ -7,11 +7,11 @@ import { type CompiledInstallRule } from '../engine/compiled-policy.js';
 import { ruleLabel } from '../engine/match-rules.js';
 import { normaliseSessionId } from '../engine/decide.js';
 import { jsonByteLength } from '../util/canonical-json.js';
-import { DEFAULT_ORIGIN } from './evaluate-flow.js';
+import { DEFAULT_ORIGIN } from './evaluate/admit-request.js';
 import { buildRecord } from './record-builder.js';
 import { failure, type InstallScanResult } from './results.js';
 import { appendRecord, nowIso, type ServiceContext } from './service-context.js';
-import { type FeedbackBlock, type InstallScanRequest } from './wire-types.js';
+import { type FeedbackBlock, type InstallScanRequest } from '../wire/wire-types.js';
 
 interface InstallVerdict {
   readonly decision: 'allow' | 'deny';
@@ -25,10 +25,10 @@ export async function installScan(
 ): Promise<InstallScanResult> {
   const metadata = request.metadata ?? null;
   if (metadata !== null && Object.hasOwn(metadata, 'agent_id')) {
-    return failure(400, { error: 'reserved_metadata_key', key: 'agent_id' });
+    return failure({ error: 'reserved_metadata_key', key: 'agent_id' });
   }
   if (jsonByteLength(metadata ?? {}) > context.limits.maxMetadataBytes)
-    return failure(413, { error: 'metadata_too_large' });
+    return failure({ error: 'metadata_too_large' });
   const verdict = judge(context, request, metadata);
   const evaluationId = context.newId();
   const auditRecordId = context.newId();
@@ -73,8 +73,7 @@ export async function installScan(
         }
       : undefined;
   return {
-    type: 'scanned',
-    status: 200,
+    type: 'Scanned',
     body: {
       evaluation_id: evaluationId,
       decision: verdict.decision,

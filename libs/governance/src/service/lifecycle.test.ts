@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { harness } from '../testing/service-harness.js';
 import { type EvaluateResult } from './results.js';
-import { type EvaluateResponseBody } from './wire-types.js';
+import { type EvaluateDecisionBody } from '../wire/wire-types.js';
 
-function body(result: EvaluateResult): EvaluateResponseBody {
-  if (result.type !== 'decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
+function body(result: EvaluateResult): EvaluateDecisionBody {
+  if (result.type !== 'Decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
   return result.body;
 }
 
@@ -39,13 +39,13 @@ describe('evaluate → audit lifecycle', () => {
       result: { ok: 1 },
     };
     const first = await h.service.audit(audit);
-    expect(first).toEqual({ type: 'finalized', status: 201, body: { ok: true, audit_record_id: 'id-0002' } });
+    expect(first).toEqual({ type: 'Finalized', body: { ok: true, audit_record_id: 'id-0002' } });
     expect(await h.service.audit({ ...audit })).toMatchObject({
-      status: 200,
+      type: 'Replayed',
       body: { ok: true, audit_record_id: 'id-0002', already_finalized: true },
     });
     expect(await h.service.audit({ ...audit, duration_ms: 6 })).toMatchObject({
-      status: 409,
+      type: 'Error',
       body: { error: 'evaluation_conflict' },
     });
     const record = h.audit.find('id-0002');
@@ -72,7 +72,7 @@ describe('evaluate → audit lifecycle', () => {
         status: 'success',
         result,
       });
-      if (audited.type !== 'finalized')
+      if (audited.type !== 'Finalized')
         throw new Error(`expected a finalization, got ${JSON.stringify(audited)}`);
       return h.audit.find(audited.body.audit_record_id)?.upstreamResponse;
     };
@@ -83,7 +83,7 @@ describe('evaluate → audit lifecycle', () => {
   it('unknown ids are 404 evaluation_unknown; tombstones are forgotten one TTL after finalization', async () => {
     const h = await harness(RATE);
     expect(await h.service.audit({ evaluation_id: 'nope', status: 'success' })).toMatchObject({
-      status: 404,
+      type: 'Error',
       body: { error: 'evaluation_unknown' },
     });
     const { evaluation_id } = body(await h.service.evaluate({ tool: { name: 'chat' } }));
@@ -92,7 +92,8 @@ describe('evaluate → audit lifecycle', () => {
     h.clock.advance(600_000);
     await h.service.sweep();
     expect(await h.service.audit({ evaluation_id, status: 'error', error: 'boom' })).toMatchObject({
-      status: 404,
+      type: 'Error',
+      body: { error: 'evaluation_unknown' },
     });
   });
 
@@ -114,8 +115,7 @@ describe('evaluate → audit lifecycle', () => {
         result: 'anything',
       }),
     ).toEqual({
-      type: 'replayed',
-      status: 200,
+      type: 'Replayed',
       body: { ok: true, audit_record_id: 'id-0002', already_finalized: true, finalized_by: 'evaluate' },
     });
   });
@@ -185,11 +185,12 @@ describe('evaluate → audit lifecycle', () => {
         status: 'success',
         actual_amount: Number.NaN,
       }),
-    ).toMatchObject({ status: 400, body: { error: 'invalid_actual_amount' } });
+    ).toMatchObject({ type: 'Error', body: { error: 'invalid_actual_amount' } });
     expect(
       await h.service.audit({ evaluation_id: six.evaluation_id, status: 'success', actual_amount: -2 }),
     ).toMatchObject({
-      status: 400,
+      type: 'Error',
+      body: { error: 'invalid_actual_amount' },
     });
     await h.service.audit({ evaluation_id: six.evaluation_id, status: 'success', actual_amount: 4 });
     expect(h.audit.records.at(-1)?.record.evidenceChain).toMatchObject({ spend_limit: { current_spend: 4 } });
@@ -208,7 +209,7 @@ describe('evaluate → audit lifecycle', () => {
     const h = await harness(RATE);
     const { evaluation_id } = body(await h.service.evaluate({ tool: { name: 'limited' } }));
     expect(await h.service.audit({ evaluation_id, status: 'success', actual_amount: 1 })).toMatchObject({
-      status: 400,
+      type: 'Error',
       body: { error: 'no_spend_rule' },
     });
   });

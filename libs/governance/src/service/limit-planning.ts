@@ -11,16 +11,8 @@ import {
 } from '../engine/compiled-policy.js';
 import { matchInputConditions } from '../engine/conditions.js';
 import { resolveDotPath } from '../engine/dot-path.js';
-import { type BucketCheck } from '../stores/limit-store.js';
+import { type PlannedCharge } from '../stores/planned-charge.js';
 import { toMicroUnits } from '../util/money.js';
-
-export interface PlannedCharge extends BucketCheck {
-  readonly role: 'rate' | 'spend' | 'budget';
-  readonly budgetName: string | undefined;
-  readonly currency: string | undefined;
-  /** Set after the gate: a break-glass budget that was over its limit at /evaluate. */
-  readonly breached: boolean;
-}
 
 export interface CallIdentity {
   readonly toolName: string;
@@ -30,10 +22,10 @@ export interface CallIdentity {
 }
 
 export type RuleLimitPlan =
-  | { readonly type: 'none' }
-  | { readonly type: 'invalid_amount'; readonly limit: Extract<RuleLimit, { type: 'spend' }> }
+  | { readonly type: 'None' }
+  | { readonly type: 'InvalidAmount'; readonly limit: Extract<RuleLimit, { type: 'spend' }> }
   | {
-      readonly type: 'check';
+      readonly type: 'Check';
       readonly limit: RuleLimit;
       readonly charge: PlannedCharge;
       readonly sessionless: boolean;
@@ -60,9 +52,11 @@ export function ruleBaseKey(key: RuleLimit['key'], call: CallIdentity): string {
   }
 }
 
+const NO_RULE_LIMIT: RuleLimitPlan = Object.freeze({ type: 'None' });
+
 export function planRuleLimit(rule: CompiledRule | undefined, call: CallIdentity): RuleLimitPlan {
   const limit = rule?.limit;
-  if (rule === undefined || limit === undefined) return { type: 'none' };
+  if (rule === undefined || limit === undefined) return NO_RULE_LIMIT;
   const key = `${ruleBaseKey(limit.key, call)}:rule:${rule.index}`;
   const sessionless = limit.key === 'session' && call.sessionId === undefined;
   const base = {
@@ -74,7 +68,7 @@ export function planRuleLimit(rule: CompiledRule | undefined, call: CallIdentity
   } as const;
   if (limit.type === 'rate') {
     return {
-      type: 'check',
+      type: 'Check',
       limit,
       sessionless,
       charge: {
@@ -90,9 +84,9 @@ export function planRuleLimit(rule: CompiledRule | undefined, call: CallIdentity
     };
   }
   const amount = toMicroUnits(resolveDotPath(call.args ?? {}, limit.field));
-  if (amount === undefined) return { type: 'invalid_amount', limit };
+  if (amount === undefined) return { type: 'InvalidAmount', limit };
   return {
-    type: 'check',
+    type: 'Check',
     limit,
     sessionless,
     charge: {
@@ -153,4 +147,14 @@ function budgetKey(budget: CompiledBudget, call: CallIdentity): string {
     case 'sender_id':
       return `budget:${budget.name}:sender:${call.senderId ?? 'unknown'}`;
   }
+}
+
+/** Whether `on_unresolved: deny` refuses a sessionless call: it engages a session-keyed limit or budget. */
+export function sessionUnresolvedEngaged(
+  policy: CompiledPolicy,
+  rule: RuleLimitPlan,
+  budgets: readonly BudgetPlan[],
+): boolean {
+  if (policy.onUnresolvedSession !== 'deny') return false;
+  return (rule.type === 'Check' && rule.sessionless) || budgets.some((plan) => plan.sessionless);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadPolicy } from '../config/load-policy.js';
+import { loadPolicy } from '../engine/load-policy.js';
 import { MemoryToolBaselineStore } from '../stores/memory/memory-tool-baseline-store.js';
 import { harness } from '../testing/service-harness.js';
 import { GovernanceService } from './governance-service.js';
@@ -28,22 +28,23 @@ describe('one evaluation audited by two processes at once', () => {
   it('finalizes once: the same payload replays, a different one conflicts', async () => {
     const { h, first, second } = await twoProcesses();
     const evaluated = await first.evaluate({ tool: { name: 't' } });
-    if (evaluated.type !== 'decided') throw new Error('expected a decision');
+    if (evaluated.type !== 'Decided') throw new Error('expected a decision');
     const id = evaluated.body.evaluation_id;
 
     const same = await Promise.all([
       first.audit({ evaluation_id: id, status: 'success', duration_ms: 1 }),
       second.audit({ evaluation_id: id, status: 'success', duration_ms: 1 }),
     ]);
-    expect(same.map((r) => r.status).sort()).toEqual([200, 201]);
+    expect(same.map((r) => r.type).sort()).toEqual(['Finalized', 'Replayed']);
 
     const again = await first.evaluate({ tool: { name: 't' } });
-    if (again.type !== 'decided') throw new Error('expected a decision');
+    if (again.type !== 'Decided') throw new Error('expected a decision');
     const other = await Promise.all([
       first.audit({ evaluation_id: again.body.evaluation_id, status: 'success', duration_ms: 1 }),
       second.audit({ evaluation_id: again.body.evaluation_id, status: 'success', duration_ms: 2 }),
     ]);
-    expect(other.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(other.map((r) => r.type).sort()).toEqual(['Error', 'Finalized']);
+    expect(other.find((r) => r.type === 'Error')?.body).toEqual({ error: 'evaluation_conflict' });
     // The charges of each evaluation were committed once, whichever process won.
     expect(h.pending.backlog().count).toBe(0);
   });

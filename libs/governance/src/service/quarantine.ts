@@ -9,7 +9,7 @@
 import { hash } from 'node:crypto';
 import { IDENTIFIER_MAX_BYTES as MAX } from '../config/identifier-limits.js';
 import { truncateUtf8 } from '../util/utf8.js';
-import { type AuditRecord } from './audit-record.js';
+import { type AuditRecord } from '../stores/audit-record.js';
 
 /** Room for a database's own error text, which may quote the value it refused. */
 const MAX_ERROR_BYTES = 512;

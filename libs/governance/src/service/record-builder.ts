@@ -1,7 +1,7 @@
 /** Builds audit records for the adapter door (S:): upstream/timing columns are fixed by the seed. */
 import { type ApprovalTicket } from '../stores/approval-ticket-store.js';
 import { type PendingEvaluation } from '../stores/pending-evaluation-store.js';
-import { type AuditRecord, type BlockReason, type RecordKind } from './audit-record.js';
+import { type AuditRecord, type BlockReason, type RecordKind } from '../stores/audit-record.js';
 
 /** A fresh object from the JSON text an entry keeps of the caller's arguments or metadata. */
 export function parseObject(json: string): Record<string, unknown> {

@@ -1,27 +1,32 @@
-/** Service outcomes as closed unions carrying the HTTP status and the wire body. */
+/**
+ * What the service's entry points answer: closed unions of a PascalCase discriminant and the adapter
+ * API's snake_case body. No transport here: the HTTP layer maps each `type` (and, for `Error`, the wire
+ * code in `body.error`) to a status, and adds what only it knows (an approval's `resolve_path`).
+ */
 import {
   type ErrorBody,
-  type SessionStateBody,
+  type EvaluateDecisionBody,
   type EvidenceKeyRefusedBody,
-  type EvaluateResponseBody,
   type EvidenceOutcome,
   type InstallScanResponseBody,
-} from './wire-types.js';
+  type SessionStateBody,
+} from '../wire/wire-types.js';
 
-export interface Failure<S extends number = number> {
-  readonly type: 'error';
-  readonly status: S;
+/** Refused: `body.error` is the stable wire code (e.g. `evaluation_backlog_full`). */
+export interface Failure {
+  readonly type: 'Error';
   readonly body: ErrorBody;
 }
 
-export type EvaluateResult =
-  | { readonly type: 'decided'; readonly status: 200; readonly body: EvaluateResponseBody }
-  | Failure<400 | 413 | 503>;
+export function failure(body: ErrorBody): Failure {
+  return { type: 'Error', body };
+}
+
+export type EvaluateResult = { readonly type: 'Decided'; readonly body: EvaluateDecisionBody } | Failure;
 
 export type AuditResult =
   | {
-      readonly type: 'finalized';
-      readonly status: 201;
+      readonly type: 'Finalized';
       readonly body: {
         readonly ok: true;
         readonly audit_record_id: string;
@@ -29,8 +34,8 @@ export type AuditResult =
       };
     }
   | {
-      readonly type: 'replayed';
-      readonly status: 200;
+      /** A retry of the finalizing audit, or an audit of an evaluation already final at /evaluate. */
+      readonly type: 'Replayed';
       readonly body: {
         readonly ok: true;
         readonly audit_record_id: string;
@@ -38,28 +43,30 @@ export type AuditResult =
         readonly finalized_by?: 'evaluate';
       };
     }
-  | Failure<400 | 404 | 409>;
+  | Failure;
 
 export type ResolveApprovalResult =
-  | { readonly type: 'resolved'; readonly status: 200; readonly body: { readonly ok: true } }
-  | Failure<400 | 404 | 409>;
+  { readonly type: 'Resolved'; readonly body: { readonly ok: true } } | Failure;
 
 export type InstallScanResult =
-  | { readonly type: 'scanned'; readonly status: 200; readonly body: InstallScanResponseBody }
-  | Failure<400 | 413>;
-
-export function failure<S extends number>(status: S, body: ErrorBody): Failure<S> {
-  return { type: 'error', status, body };
-}
+  { readonly type: 'Scanned'; readonly body: InstallScanResponseBody } | Failure;
 
 export type EvidenceResult =
-  | { readonly type: 'stored'; readonly status: 201; readonly body: { readonly ok: true } }
-  | { readonly type: 'refused'; readonly status: 400; readonly body: EvidenceKeyRefusedBody }
-  | Failure<400 | 413 | 503>;
+  | { readonly type: 'Stored'; readonly body: { readonly ok: true } }
+  /** The key is on no rule's `evidence.requires`; `body.error` is the wire code. */
+  | { readonly type: 'Refused'; readonly body: EvidenceKeyRefusedBody }
+  | Failure;
 
-export type ContextResult =
-  | { readonly type: 'stored'; readonly status: 201; readonly body: { readonly ok: true } }
-  | Failure<400 | 413 | 503>;
+export type ContextResult = { readonly type: 'Stored'; readonly body: { readonly ok: true } } | Failure;
 
-export type SessionStateResult =
-  { readonly type: 'state'; readonly status: 200; readonly body: SessionStateBody } | Failure<400 | 503>;
+export type SessionStateResult = { readonly type: 'State'; readonly body: SessionStateBody } | Failure;
+
+/** Every answer of the service, for a transport that maps them all in one place. */
+export type GovernanceResult =
+  | EvaluateResult
+  | AuditResult
+  | ResolveApprovalResult
+  | InstallScanResult
+  | EvidenceResult
+  | ContextResult
+  | SessionStateResult;

@@ -11,7 +11,7 @@ import { type ToolBaselineStore } from '../stores/tool-baseline-store.js';
 import { type IsoTimeCache } from '../util/iso-time-cache.js';
 import { type KeyedMutex } from '../util/keyed-mutex.js';
 import { type StringPool } from '../util/string-pool.js';
-import { type AuditRecord } from './audit-record.js';
+import { type AuditRecord } from '../stores/audit-record.js';
 import { isEnforcement } from './record-builder.js';
 
 export interface GovernanceStores {

@@ -11,7 +11,7 @@ policies:
 `;
 
 function evaluationId(result: EvaluateResult): string {
-  if (result.type !== 'decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
+  if (result.type !== 'Decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
   return result.body.evaluation_id;
 }
 
@@ -27,8 +27,7 @@ describe('POST /context and GET /session/:id/state (SDK scope)', () => {
   it('stores context (last write wins, any JSON value) and reads it back with evidence and completed tools', async () => {
     const h = await harness(GROUNDED);
     expect(await h.service.putContext({ session_id: 's1', key: 'user', value: { id: 7 } })).toEqual({
-      type: 'stored',
-      status: 201,
+      type: 'Stored',
       body: { ok: true },
     });
     await h.service.putContext({ session_id: 's1', key: 'user', value: { id: 8 } });
@@ -44,8 +43,7 @@ describe('POST /context and GET /session/:id/state (SDK scope)', () => {
     }
     const start = h.clock.now();
     expect(await h.service.sessionState('s1')).toEqual({
-      type: 'state',
-      status: 200,
+      type: 'State',
       body: {
         session_id: 's1',
         evidence: [
@@ -76,7 +74,7 @@ describe('POST /context and GET /session/:id/state (SDK scope)', () => {
     });
     // Reads created nothing: the one session slot is still s1's, so s2 is refused.
     expect(await h.service.putContext({ session_id: 's2', key: 'k', value: 1 })).toMatchObject({
-      status: 503,
+      type: 'Error',
       body: { error: 'session_capacity_exhausted' },
     });
   });
@@ -84,23 +82,23 @@ describe('POST /context and GET /session/:id/state (SDK scope)', () => {
   it('refuses a context value over the entry cap at n + 1', async () => {
     const h = await harness(GROUNDED, { limits: { maxEvidenceBytes: 7 } });
     const put = (value: unknown) => h.service.putContext({ session_id: 's', key: 'k', value });
-    expect((await put('x'.repeat(5))).status).toBe(201); // "xxxxx" = 7 bytes
-    expect(await put('x'.repeat(6))).toMatchObject({ status: 413, body: { error: 'context_too_large' } });
+    expect((await put('x'.repeat(5))).type).toBe('Stored'); // "xxxxx" = 7 bytes
+    expect(await put('x'.repeat(6))).toMatchObject({ type: 'Error', body: { error: 'context_too_large' } });
   });
 
   it('caps distinct sessions at n and n + 1, on every write path; known sessions keep writing', async () => {
     const h = await harness(GROUNDED, { limits: { maxSessions: 2 } });
-    expect((await h.service.putContext({ session_id: 'a', key: 'k', value: 1 })).status).toBe(201);
-    expect((await h.service.putEvidence(evidence('b'))).status).toBe(201);
+    expect((await h.service.putContext({ session_id: 'a', key: 'k', value: 1 })).type).toBe('Stored');
+    expect((await h.service.putEvidence(evidence('b'))).type).toBe('Stored');
     expect(await h.service.putContext({ session_id: 'c', key: 'k', value: 1 })).toMatchObject({
-      status: 503,
+      type: 'Error',
       body: { error: 'session_capacity_exhausted' },
     });
     expect(await h.service.putEvidence(evidence('c'))).toMatchObject({
-      status: 503,
+      type: 'Error',
       body: { error: 'session_capacity_exhausted' },
     });
-    expect((await h.service.putContext({ session_id: 'a', key: 'other', value: 2 })).status).toBe(201);
+    expect((await h.service.putContext({ session_id: 'a', key: 'other', value: 2 })).type).toBe('Stored');
     // At /audit the refusal is soft: the audit finalizes, the entry reports why it was not stored,
     // and the tool call is not recorded (a dependency on it reads as missing).
     const id = evaluationId(await h.service.evaluate({ session_id: 'c', tool: { name: 'lookup' } }));
@@ -111,7 +109,7 @@ describe('POST /context and GET /session/:id/state (SDK scope)', () => {
         evidence: [{ evidence_key: 'recipient', evidence_data: 1 }],
       }),
     ).toMatchObject({
-      status: 201,
+      type: 'Finalized',
       body: {
         evidence: [{ evidence_key: 'recipient', stored: false, reason: 'session_capacity_exhausted' }],
       },
@@ -123,27 +121,33 @@ describe('POST /context and GET /session/:id/state (SDK scope)', () => {
     // "k" (3 bytes) + 1-character string value (3 bytes) = 6 bytes per entry.
     const h = await harness(GROUNDED, { limits: { maxSessionBytes: 12 } });
     const put = (key: string, value: string) => h.service.putContext({ session_id: 's', key, value });
-    expect((await put('a', 'x')).status).toBe(201);
-    expect((await put('b', 'x')).status).toBe(201);
-    expect(await put('c', 'x')).toMatchObject({ status: 503, body: { error: 'session_capacity_exhausted' } });
-    expect((await put('a', 'y')).status).toBe(201);
-    expect(await put('a', 'yy')).toMatchObject({ status: 503 });
+    expect((await put('a', 'x')).type).toBe('Stored');
+    expect((await put('b', 'x')).type).toBe('Stored');
+    expect(await put('c', 'x')).toMatchObject({
+      type: 'Error',
+      body: { error: 'session_capacity_exhausted' },
+    });
+    expect((await put('a', 'y')).type).toBe('Stored');
+    expect(await put('a', 'yy')).toMatchObject({
+      type: 'Error',
+      body: { error: 'session_capacity_exhausted' },
+    });
   });
 
   it('answers 503 when the store is closing or absent', async () => {
     const h = await harness(GROUNDED);
     h.evidence.close();
     expect(await h.service.putContext({ session_id: 's', key: 'k', value: 1 })).toMatchObject({
-      status: 503,
+      type: 'Error',
       body: { error: 'sideband_shutting_down' },
     });
     const bare = await harness(GROUNDED, { evidence: false });
     expect(await bare.service.putContext({ session_id: 's', key: 'k', value: 1 })).toMatchObject({
-      status: 503,
+      type: 'Error',
       body: { error: 'evidence_unavailable' },
     });
     expect(await bare.service.sessionState('s')).toMatchObject({
-      status: 503,
+      type: 'Error',
       body: { error: 'evidence_unavailable' },
     });
   });

@@ -6,14 +6,14 @@
 import { jsonByteLength } from '../util/canonical-json.js';
 import { failure, type ContextResult, type SessionStateResult } from './results.js';
 import { sessionStoreCaps, type ServiceContext } from './service-context.js';
-import { type ContextRequest } from './wire-types.js';
+import { type ContextRequest } from '../wire/wire-types.js';
 
 export async function putContext(context: ServiceContext, request: ContextRequest): Promise<ContextResult> {
   const { stores, limits } = context;
   if (jsonByteLength(request.value ?? null) > limits.maxEvidenceBytes) {
-    return failure(413, { error: 'context_too_large' });
+    return failure({ error: 'context_too_large' });
   }
-  if (stores.evidence === undefined) return failure(503, { error: 'evidence_unavailable' });
+  if (stores.evidence === undefined) return failure({ error: 'evidence_unavailable' });
   const outcome = await stores.evidence.putContext(
     request.session_id,
     request.key,
@@ -21,19 +21,18 @@ export async function putContext(context: ServiceContext, request: ContextReques
     context.clock.now(),
     sessionStoreCaps(context),
   );
-  if (outcome === 'closed') return failure(503, { error: 'sideband_shutting_down' });
-  if (outcome === 'capacity_exhausted') return failure(503, { error: 'session_capacity_exhausted' });
-  return { type: 'stored', status: 201, body: { ok: true } };
+  if (outcome === 'Closed') return failure({ error: 'sideband_shutting_down' });
+  if (outcome === 'CapacityExhausted') return failure({ error: 'session_capacity_exhausted' });
+  return { type: 'Stored', body: { ok: true } };
 }
 
-/** Unknown sessions read as empty state, not 404: "nothing recorded yet" is a valid answer. */
+/** Unknown sessions read as empty state, not an error: "nothing recorded yet" is a valid answer. */
 export async function sessionState(context: ServiceContext, sessionId: string): Promise<SessionStateResult> {
   const { evidence } = context.stores;
-  if (evidence === undefined) return failure(503, { error: 'evidence_unavailable' });
+  if (evidence === undefined) return failure({ error: 'evidence_unavailable' });
   const state = await evidence.sessionState(sessionId, context.clock.now());
   return {
-    type: 'state',
-    status: 200,
+    type: 'State',
     body: {
       session_id: sessionId,
       evidence: state.evidence.map((entry) => ({

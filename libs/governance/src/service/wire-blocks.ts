@@ -2,7 +2,7 @@
 import { type RuleLimit, type CompiledBudget } from '../engine/compiled-policy.js';
 import { type BucketSnapshot } from '../stores/limit-store.js';
 import { fromMicroUnits } from '../util/money.js';
-import { type BudgetBlock, type RateBlock, type SpendBlock } from './wire-types.js';
+import { type BudgetBlock, type RateBlock, type SpendBlock } from '../wire/wire-types.js';
 
 /** `current` is projected (includes this call) when allowed, as-is when blocked. */
 export function rateBlock(limit: Extract<RuleLimit, { type: 'rate' }>, snapshot: BucketSnapshot): RateBlock {

@@ -13,14 +13,15 @@ export interface EvidenceWrite {
 /**
  * Ceilings on the store's caller-controlled growth: distinct sessions, and the serialized bytes of
  * everything stored (evidence data, context values, their keys, tool names). A write that would
- * cross one is refused (`capacity_exhausted`), never silently dropped.
+ * cross one is refused (`CapacityExhausted`), never silently dropped.
  */
 export interface SessionStoreCaps {
   readonly maxSessions: number;
   readonly maxBytes: number;
 }
 
-export type EvidencePutOutcome = 'stored' | 'closed' | 'capacity_exhausted';
+/** `Closed`: the store no longer accepts writes (shutdown); `CapacityExhausted`: a cap refused the write. */
+export type EvidencePutOutcome = 'Stored' | 'Closed' | 'CapacityExhausted';
 
 /** One unexpired evidence entry as the session-state view shows it. */
 export interface EvidenceEntryView {

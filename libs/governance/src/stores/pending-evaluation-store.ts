@@ -5,9 +5,9 @@
  * found by `due()` and expired.
  */
 import { type PolicyAction } from '../engine/compiled-policy.js';
-import { type PlannedCharge } from '../service/limit-planning.js';
-import { type AuditRecord } from '../service/audit-record.js';
-import { type BudgetBlock } from '../service/wire-types.js';
+import { type AuditRecord } from './audit-record.js';
+import { type BudgetBlock } from './budget-block.js';
+import { type PlannedCharge } from './planned-charge.js';
 
 export interface PendingEvaluation {
   readonly evaluationId: string;

@@ -1,12 +1,7 @@
 /** Tool definitions per adapter origin: the first one seen is the baseline, the latest is current. */
-export interface ToolDefinition {
-  readonly name: string;
-  readonly description?: unknown;
-  readonly inputSchema?: unknown;
-  readonly outputSchema?: unknown;
-  readonly title?: unknown;
-  readonly annotations?: unknown;
-}
+import { type ObservedToolDefinition } from '../drift/observed-tool-definition.js';
+
+export { type ObservedToolDefinition };
 
 export interface BaselineCaps {
   readonly maxOrigins: number;
@@ -18,28 +13,28 @@ export interface BaselineCaps {
 }
 
 export type BaselineObservation =
-  | { readonly type: 'origin_limit' }
-  | { readonly type: 'tool_limit' }
-  | { readonly type: 'definition_too_large' }
+  | { readonly type: 'OriginLimit' }
+  | { readonly type: 'ToolLimit' }
+  | { readonly type: 'DefinitionTooLarge' }
   | {
-      readonly type: 'observed';
-      readonly baseline: ToolDefinition | undefined;
-      readonly current: ToolDefinition | undefined;
+      readonly type: 'Observed';
+      readonly baseline: ObservedToolDefinition | undefined;
+      readonly current: ObservedToolDefinition | undefined;
     };
 
 export interface ToolBaselineStore {
   /**
    * Registers the origin (refused past `maxOrigins`), then records `definition` when given: first
    * sight becomes the baseline (refused past `maxToolsPerOrigin`), later sights update `current`.
-   * A definition to keep that serializes past `maxToolDefinitionBytes` is `definition_too_large`; one
-   * that would take the origin past `maxToolDefinitionBytesPerOrigin` is `tool_limit`. Nothing is
+   * A definition to keep that serializes past `maxToolDefinitionBytes` is `DefinitionTooLarge`; one
+   * that would take the origin past `maxToolDefinitionBytesPerOrigin` is `ToolLimit`. Nothing is
    * kept for a refused call.
    * May answer synchronously.
    */
   observe(
     origin: string,
     toolName: string,
-    definition: ToolDefinition | undefined,
+    definition: ObservedToolDefinition | undefined,
     caps: BaselineCaps,
   ): BaselineObservation | Promise<BaselineObservation>;
 }

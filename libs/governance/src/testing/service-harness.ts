@@ -1,5 +1,5 @@
-/** Test harness: a service over in-memory stores with a manual clock and sequential ids. */
-import { loadPolicy } from '../config/load-policy.js';
+/** Test harness: a service over in-memory stores with a manual clock and sequential ids (`id-0001`, …). */
+import { loadPolicy } from '../engine/load-policy.js';
 import { type GovernanceLimits } from '../config/governance-limits.js';
 import { GovernanceService } from '../service/governance-service.js';
 import { MemoryApprovalTicketStore } from '../stores/memory/memory-approval-ticket-store.js';
@@ -8,6 +8,8 @@ import { MemoryEvidenceStore } from '../stores/memory/memory-evidence-store.js';
 import { MemoryLimitStore } from '../stores/memory/memory-limit-store.js';
 import { MemoryPendingEvaluationStore } from '../stores/memory/memory-pending-evaluation-store.js';
 import { MemoryToolBaselineStore } from '../stores/memory/memory-tool-baseline-store.js';
+import { type EvaluateResult } from '../service/results.js';
+import { type EvaluateDecisionBody } from '../wire/wire-types.js';
 
 export class ManualClock {
   constructor(public ms = Date.UTC(2026, 0, 1)) {}
@@ -55,4 +57,10 @@ export async function harness(
     limits: options.limits ?? {},
   });
   return { service, clock, limits, pending, approvals, evidence, audit };
+}
+
+/** The body of a decided evaluation; throws (failing the test) on any other result. */
+export function decidedBody(result: EvaluateResult): EvaluateDecisionBody {
+  if (result.type !== 'Decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
+  return result.body;
 }

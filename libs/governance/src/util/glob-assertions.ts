@@ -43,10 +43,10 @@ export const oneCharAhead: PositionTest = (name, index) =>
 /** `[^/]`: what `?` and each step of `*` consume. */
 export const notSlash: UnitTest = (name, index) => name.charCodeAt(index) !== SLASH;
 
-export const unit = (test: UnitTest): NameNode => ({ kind: 'unit', test });
-export const assert = (test: PositionTest): NameNode => ({ kind: 'assert', test });
-export const seq = (...items: NameNode[]): NameNode => ({ kind: 'seq', items });
-export const alt = (...options: NameNode[]): NameNode => ({ kind: 'alt', options });
+export const unit = (test: UnitTest): NameNode => ({ kind: 'Unit', test });
+export const assert = (test: PositionTest): NameNode => ({ kind: 'Assert', test });
+export const seq = (...items: NameNode[]): NameNode => ({ kind: 'Seq', items });
+export const alt = (...options: NameNode[]): NameNode => ({ kind: 'Alt', options });
 export const optional = (body: NameNode): NameNode => alt(body, seq());
 
 export const literal = (text: string): NameNode =>
@@ -58,11 +58,11 @@ export const literal = (text: string): NameNode =>
   );
 
 /** `[^/]*?` */
-export const STAR: NameNode = { kind: 'repeat', body: unit(notSlash), min: 0 };
+export const STAR: NameNode = { kind: 'Repeat', body: unit(notSlash), min: 0 };
 
 /** picomatch's globstar body, `(?:(?!(?:^|\/)\.{1,2}(?:\/|$)).)*?`. */
 export const GLOBSTAR: NameNode = {
-  kind: 'repeat',
+  kind: 'Repeat',
   body: unit(
     (name, index) =>
       !isLineTerminator(name.charCodeAt(index)) && notDotSegmentNorSlashDotSegment(name, index),

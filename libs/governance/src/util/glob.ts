@@ -47,14 +47,14 @@ function hasLineTerminator(name: string): boolean {
 /** How many `repeat` nodes the glob has: each is a place a backtracking matcher can retry. */
 function unboundedRepetitions(node: NameNode): number {
   switch (node.kind) {
-    case 'unit':
-    case 'assert':
+    case 'Unit':
+    case 'Assert':
       return 0;
-    case 'seq':
+    case 'Seq':
       return node.items.reduce((sum, item) => sum + unboundedRepetitions(item), 0);
-    case 'alt':
+    case 'Alt':
       return node.options.reduce((sum, option) => sum + unboundedRepetitions(option), 0);
-    case 'repeat':
+    case 'Repeat':
       return 1 + unboundedRepetitions(node.body);
   }
 }

@@ -11,28 +11,28 @@ export type UnitTest = (name: string, index: number) => boolean;
 export type PositionTest = (name: string, index: number) => boolean;
 
 export type NameNode =
-  | { readonly kind: 'unit'; readonly test: UnitTest }
-  | { readonly kind: 'assert'; readonly test: PositionTest }
-  | { readonly kind: 'seq'; readonly items: readonly NameNode[] }
-  | { readonly kind: 'alt'; readonly options: readonly NameNode[] }
+  | { readonly kind: 'Unit'; readonly test: UnitTest }
+  | { readonly kind: 'Assert'; readonly test: PositionTest }
+  | { readonly kind: 'Seq'; readonly items: readonly NameNode[] }
+  | { readonly kind: 'Alt'; readonly options: readonly NameNode[] }
   /** `body` repeated at least `min` times, without bound. */
-  | { readonly kind: 'repeat'; readonly body: NameNode; readonly min: 0 | 1 };
+  | { readonly kind: 'Repeat'; readonly body: NameNode; readonly min: 0 | 1 };
 
 type Instruction =
-  | { op: 'unit'; test: UnitTest; next: number }
-  | { op: 'assert'; test: PositionTest; next: number }
-  | { op: 'split'; first: number; second: number }
-  | { op: 'jump'; next: number }
-  | { op: 'match' };
+  | { op: 'Unit'; test: UnitTest; next: number }
+  | { op: 'Assert'; test: PositionTest; next: number }
+  | { op: 'Split'; first: number; second: number }
+  | { op: 'Jump'; next: number }
+  | { op: 'Match' };
 
-export const EMPTY: NameNode = { kind: 'seq', items: [] };
+export const EMPTY: NameNode = { kind: 'Seq', items: [] };
 
 /** Compiles the tree once; the returned function matches whole names. */
 export function compileNameAutomaton(root: NameNode): (name: string) => boolean {
   const program: Instruction[] = [];
   const start = emit(root, program);
   const end = program.length;
-  program.push({ op: 'match' });
+  program.push({ op: 'Match' });
   patchOpenEnds(program, start.openEnds, end);
   return matcher(program, start.entry);
 }
@@ -48,14 +48,14 @@ const UNSET = -1;
 
 function emit(node: NameNode, program: Instruction[]): Fragment {
   switch (node.kind) {
-    case 'unit':
-    case 'assert': {
+    case 'Unit':
+    case 'Assert': {
       const index = program.push({ op: node.kind, test: node.test, next: UNSET }) - 1;
       return { entry: index, openEnds: [{ index, field: 'next' }] };
     }
-    case 'seq': {
+    case 'Seq': {
       if (node.items.length === 0) {
-        const index = program.push({ op: 'jump', next: UNSET }) - 1;
+        const index = program.push({ op: 'Jump', next: UNSET }) - 1;
         return { entry: index, openEnds: [{ index, field: 'next' }] };
       }
       let first: Fragment | undefined;
@@ -68,17 +68,17 @@ function emit(node: NameNode, program: Instruction[]): Fragment {
       }
       return { entry: (first as Fragment).entry, openEnds: (previous as Fragment).openEnds };
     }
-    case 'alt': {
+    case 'Alt': {
       if (node.options.length === 0) return emit(EMPTY, program);
       // A chain of splits, one per option but the last.
       const fragments: Fragment[] = [];
       const splits: number[] = [];
       for (let i = 0; i < node.options.length - 1; i += 1) {
-        splits.push(program.push({ op: 'split', first: UNSET, second: UNSET }) - 1);
+        splits.push(program.push({ op: 'Split', first: UNSET, second: UNSET }) - 1);
       }
       for (const option of node.options) fragments.push(emit(option, program));
       splits.forEach((split, i) => {
-        const instruction = program[split] as Extract<Instruction, { op: 'split' }>;
+        const instruction = program[split] as Extract<Instruction, { op: 'Split' }>;
         instruction.first = (fragments[i] as Fragment).entry;
         instruction.second =
           i + 1 < splits.length ? (splits[i + 1] as number) : (fragments[i + 1] as Fragment).entry;
@@ -88,11 +88,11 @@ function emit(node: NameNode, program: Instruction[]): Fragment {
         openEnds: fragments.flatMap((fragment) => fragment.openEnds),
       };
     }
-    case 'repeat': {
+    case 'Repeat': {
       // loop: split(body, out); body → loop. min 1 enters the body first.
-      const loop = program.push({ op: 'split', first: UNSET, second: UNSET }) - 1;
+      const loop = program.push({ op: 'Split', first: UNSET, second: UNSET }) - 1;
       const body = emit(node.body, program);
-      (program[loop] as Extract<Instruction, { op: 'split' }>).first = body.entry;
+      (program[loop] as Extract<Instruction, { op: 'Split' }>).first = body.entry;
       patchOpenEnds(program, body.openEnds, loop);
       return { entry: node.min === 1 ? body.entry : loop, openEnds: [{ index: loop, field: 'second' }] };
     }
@@ -126,19 +126,19 @@ function matcher(program: readonly Instruction[], entry: number): (name: string)
       seen[pc] = mark;
       const instruction = program[pc] as Instruction;
       switch (instruction.op) {
-        case 'match':
+        case 'Match':
           if (position === name.length) matched = true;
           break;
-        case 'unit':
+        case 'Unit':
           into.push(pc);
           break;
-        case 'assert':
+        case 'Assert':
           if (instruction.test(name, position)) stack.push(instruction.next);
           break;
-        case 'jump':
+        case 'Jump':
           stack.push(instruction.next);
           break;
-        case 'split':
+        case 'Split':
           stack.push(instruction.second, instruction.first);
           break;
       }
@@ -153,7 +153,7 @@ function matcher(program: readonly Instruction[], entry: number): (name: string)
     for (let position = 0; position < name.length && current.length > 0; position += 1) {
       matched = false;
       for (const pc of current) {
-        const instruction = program[pc] as Extract<Instruction, { op: 'unit' }>;
+        const instruction = program[pc] as Extract<Instruction, { op: 'Unit' }>;
         if (instruction.test(name, position) && addClosure(name, instruction.next, position + 1, next))
           matched = true;
       }

@@ -1,6 +1,8 @@
+import { HeliosError } from '@helios/core';
+
 /** The data directory is owned by another live process; two servers must never share one cluster. */
-export class DataDirInUseError extends Error {
-  readonly code = 'data_dir_in_use';
+export class DataDirInUseError extends HeliosError {
+  readonly code = 'DATA_DIR_IN_USE';
   constructor(
     readonly dataDir: string,
     readonly ownerPid: number,
@@ -8,14 +10,10 @@ export class DataDirInUseError extends Error {
     super(
       `data directory ${dataDir} is in use by process ${ownerPid}; stop it or use another HELIOS_DATA_DIR`,
     );
-    this.name = 'DataDirInUseError';
   }
 }
 
-export class EmbeddedPostgresError extends Error {
-  readonly code = 'embedded_postgres_failed';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'EmbeddedPostgresError';
-  }
+/** The embedded server could not be placed, initialised, started or locked. */
+export class EmbeddedPostgresError extends HeliosError {
+  readonly code = 'EMBEDDED_POSTGRES_FAILED';
 }

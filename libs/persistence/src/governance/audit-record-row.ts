@@ -1,7 +1,10 @@
-/** AuditRecord ↔ the 29 columns of `audit_records`, in the table's order. */
+/**
+ * AuditRecord ↔ the 29 columns of `audit_records`, in the table's order. Writes are raw multi-row SQL
+ * (the sink's batches, the finalize statement's recordset); the read goes through the entity.
+ */
 import { type AuditRecord } from '@helios/governance';
 import { type DataSource } from 'typeorm';
-import { runPooled } from './sql.js';
+import { AuditRecordEntity, type AuditRecordRow } from './entities/audit-record.entity.js';
 
 const COLUMNS = [
   'id',
@@ -131,47 +134,42 @@ export function insertAuditRecordsSql(records: readonly AuditRecord[]): { sql: s
   };
 }
 
-interface AuditRow {
-  readonly [column: string]: unknown;
+/** Reads one record back (the dashboard's detail view, durability checks) through its entity. */
+export async function findAuditRecord(dataSource: DataSource, id: string): Promise<AuditRecord | undefined> {
+  const row = await dataSource.getRepository(AuditRecordEntity).findOneBy({ id });
+  return row === null ? undefined : fromAuditRow(row);
 }
 
-/** Reads one record back (the dashboard's detail view, durability checks). */
-export async function findAuditRecord(dataSource: DataSource, id: string): Promise<AuditRecord | undefined> {
-  const { rows } = await runPooled<AuditRow>(dataSource, `SELECT * FROM "audit_records" WHERE "id" = $1`, [
-    id,
-  ]);
-  const row = rows[0];
-  if (row === undefined) return undefined;
-  const iso = (value: unknown): string => (value as Date).toISOString();
+function fromAuditRow(row: AuditRecordRow): AuditRecord {
   return {
-    id: row['id'] as string,
-    timestamp: iso(row['timestamp']),
-    sessionId: row['session_id'] as string | null,
-    agentId: row['agent_id'] as string | null,
-    toolName: row['tool_name'] as string,
-    toolInput: row['tool_input'] as Record<string, unknown>,
-    policyDecision: row['policy_decision'] as string,
-    blockReason: row['block_reason'] as AuditRecord['blockReason'],
-    matchedRule: row['matched_rule'] as string | null,
-    evidenceChain: row['evidence_chain'] as Record<string, unknown> | null,
-    approvalStatus: row['approval_status'] as string | null,
-    approvedBy: row['approved_by'] as string | null,
-    upstreamResponse: row['upstream_response'],
-    upstreamError: row['upstream_error'] as string | null,
-    upstreamHttpStatus: row['upstream_http_status'] as number | null,
-    upstreamLatencyMs: row['upstream_latency_ms'] as number | null,
-    totalDurationMs: row['total_duration_ms'] as number,
-    approvalWaitMs: row['approval_wait_ms'] as number,
-    proxyComputeMs: row['proxy_compute_ms'] as number,
-    flaggedDestructive: row['flagged_destructive'] as boolean,
-    dryRun: row['dry_run'] as boolean,
-    createdAt: iso(row['created_at']),
-    environment: row['environment'] as string | null,
-    matchedRuleIndex: row['matched_rule_index'] as number | null,
-    recordKind: row['record_kind'] as AuditRecord['recordKind'],
-    origin: row['origin'] as string,
-    metadata: row['metadata'] as Record<string, unknown> | null,
-    sessionSource: row['session_source'] as string | null,
-    protocolVersion: row['protocol_version'] as string | null,
+    id: row.id,
+    timestamp: row.timestamp.toISOString(),
+    sessionId: row.sessionId,
+    agentId: row.agentId,
+    toolName: row.toolName,
+    toolInput: row.toolInput as AuditRecord['toolInput'],
+    policyDecision: row.policyDecision,
+    blockReason: row.blockReason as AuditRecord['blockReason'],
+    matchedRule: row.matchedRule,
+    evidenceChain: row.evidenceChain as AuditRecord['evidenceChain'],
+    approvalStatus: row.approvalStatus,
+    approvedBy: row.approvedBy,
+    upstreamResponse: row.upstreamResponse,
+    upstreamError: row.upstreamError,
+    upstreamHttpStatus: row.upstreamHttpStatus,
+    upstreamLatencyMs: row.upstreamLatencyMs,
+    totalDurationMs: row.totalDurationMs,
+    approvalWaitMs: row.approvalWaitMs,
+    proxyComputeMs: row.proxyComputeMs,
+    flaggedDestructive: row.flaggedDestructive,
+    dryRun: row.dryRun,
+    createdAt: row.createdAt.toISOString(),
+    environment: row.environment,
+    matchedRuleIndex: row.matchedRuleIndex,
+    recordKind: row.recordKind as AuditRecord['recordKind'],
+    origin: row.origin,
+    metadata: row.metadata as AuditRecord['metadata'],
+    sessionSource: row.sessionSource,
+    protocolVersion: row.protocolVersion,
   };
 }

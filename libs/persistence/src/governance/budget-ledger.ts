@@ -7,7 +7,8 @@ import {
   RETIRED_BUDGET_IDENTITY,
 } from '@helios/governance';
 import { type DataSource, type QueryRunner } from 'typeorm';
-import { inTransaction, run, runPooled, toBigInt } from './sql.js';
+import { BudgetEventEntity } from './entities/budget.entities.js';
+import { inTransaction, run, toBigInt } from './sql.js';
 
 /** Inserts one ledger row per budget charge of a commit, inside the commit's transaction. */
 export async function insertLedgerRows(
@@ -45,37 +46,26 @@ export interface LedgerFilter {
   readonly epoch?: number;
 }
 
-/** Ledger rows, oldest first (reporting, exports, tests). */
+/** Ledger rows, oldest first (reporting, exports, tests), through the entity. */
 export async function readLedger(dataSource: DataSource, filter: LedgerFilter = {}): Promise<LedgerEntry[]> {
-  const { rows } = await runPooled<{
-    budget_name: string;
-    epoch: number;
-    bucket_key: string;
-    kind: LedgerEntry['kind'];
-    amount: string;
-    currency: string;
-    tool_name: string;
-    origin: string;
-    audit_record_id: string;
-    timestamp_ms: string;
-  }>(
-    dataSource,
-    `SELECT * FROM "budget_events"
-     WHERE ($1::text IS NULL OR "budget_name" = $1) AND ($2::int IS NULL OR "epoch" = $2)
-     ORDER BY "id"`,
-    [filter.budgetName ?? null, filter.epoch ?? null],
-  );
+  const rows = await dataSource.getRepository(BudgetEventEntity).find({
+    where: {
+      ...(filter.budgetName === undefined ? {} : { budgetName: filter.budgetName }),
+      ...(filter.epoch === undefined ? {} : { epoch: filter.epoch }),
+    },
+    order: { id: 'ASC' },
+  });
   return rows.map((row) => ({
-    budgetName: row.budget_name,
+    budgetName: row.budgetName,
     epoch: row.epoch,
-    bucketKey: row.bucket_key,
+    bucketKey: row.bucketKey,
     kind: row.kind,
     amount: toBigInt(row.amount),
     currency: row.currency,
-    toolName: row.tool_name,
+    toolName: row.toolName,
     origin: row.origin,
-    auditRecordId: row.audit_record_id,
-    timestampMs: Number(row.timestamp_ms),
+    auditRecordId: row.auditRecordId,
+    timestampMs: Number(row.timestampMs),
   }));
 }
 
@@ -93,12 +83,14 @@ export async function reconcileEpochs(
   const latest = new Map(budgets.map((budget) => [budget.name, budget.identity]));
   const names = [...latest.keys()];
   const { rows } = await inTransaction(dataSource, async (runner) => {
+    // Mirrors governance's retiredBudgetEpoch: a dropped budget keeps its epoch under the retired identity.
     await run(
       runner,
       `UPDATE "budget_meta" SET "identity" = $2, "updated_at" = now()
        WHERE "identity" <> $2 AND NOT ("budget_name" = ANY($1::text[]))`,
       [names, RETIRED_BUDGET_IDENTITY],
     );
+    // The epoch expression (1 when new, kept or +1 on conflict) mirrors governance's nextBudgetEpoch.
     return run<{ budget_name: string; epoch: number }>(
       runner,
       `INSERT INTO "budget_meta" AS m ("budget_name", "identity", "epoch")

@@ -8,7 +8,7 @@ import {
   MemoryToolBaselineStore,
   type AuditResult,
   type EvaluateRequest,
-  type EvaluateResponseBody,
+  type EvaluateDecisionBody,
   type EvaluateResult,
 } from '@helios/governance';
 import { type DataSource } from 'typeorm';
@@ -57,8 +57,8 @@ interface Process {
   readonly dataSource: DataSource;
 }
 
-function body(result: EvaluateResult): EvaluateResponseBody {
-  if (result.type !== 'decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
+function body(result: EvaluateResult): EvaluateDecisionBody {
+  if (result.type !== 'Decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
   return result.body;
 }
 
@@ -124,7 +124,7 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
     });
     const decided = body(await crashed.evaluate({ tool: { name: 'ls' } }));
     const finalized = await crashed.audit({ evaluation_id: decided.evaluation_id, status: 'success' });
-    expect(finalized.status).toBe(201);
+    expect(finalized.type).toBe('Finalized');
     const id = recordId(finalized);
     // Written by the finalization statement itself, not buffered: nothing is left to recover.
     expect(doomed.queued).toBe(0);
@@ -134,8 +134,8 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
     });
     expect(await recoverAuditRecords(db.dataSource)).toBe(0);
     // The service's replay answers from the tombstone.
-    expect((await service.audit({ evaluation_id: decided.evaluation_id, status: 'success' })).status).toBe(
-      200,
+    expect((await service.audit({ evaluation_id: decided.evaluation_id, status: 'success' })).type).toBe(
+      'Replayed',
     );
   });
 
@@ -168,7 +168,7 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
       status: 'success',
       result: { ok: 1 },
     });
-    expect(finalized.status).toBe(201);
+    expect(finalized.type).toBe('Finalized');
     const id = recordId(finalized);
     await audit.flush();
     expect(await findAuditRecord(db.dataSource, id)).toMatchObject({
@@ -180,7 +180,7 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
     });
     expect(
       await service.audit({ evaluation_id: decided.evaluation_id, status: 'success', result: { ok: 1 } }),
-    ).toMatchObject({ status: 200, body: { already_finalized: true, audit_record_id: id } });
+    ).toMatchObject({ type: 'Replayed', body: { already_finalized: true, audit_record_id: id } });
     expect(await limits.ledger({ budgetName: 'pot' })).toMatchObject([
       { amount: 20_000_000n, auditRecordId: id },
     ]);
@@ -189,7 +189,7 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
     const denied = body(await service.evaluate({ tool: { name: 'rm' } }));
     expect(denied.decision).toBe('deny');
     expect(await service.audit({ evaluation_id: denied.evaluation_id, status: 'success' })).toMatchObject({
-      status: 200,
+      type: 'Replayed',
       body: { finalized_by: 'evaluate' },
     });
   });
@@ -208,7 +208,7 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
     expect(
       await after.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' }),
     ).toMatchObject({
-      status: 404,
+      type: 'Error',
       body: { error: 'evaluation_expired' },
     });
     const expired = (await db.dataSource.query(
@@ -224,17 +224,17 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
     expect(pending.decision).toBe('require_approval');
     const ticketId = pending.approval?.id ?? '';
     expect(await a.service.audit({ evaluation_id: pending.evaluation_id, status: 'success' })).toMatchObject({
-      status: 409,
+      type: 'Error',
       body: { error: 'approval_unresolved' },
     });
     const [first, second] = await Promise.all([
       b.service.resolveApproval(ticketId, { resolution: 'approved', resolved_by: 'alice' }),
       a.service.resolveApproval(ticketId, { resolution: 'denied', resolved_by: 'bob' }),
     ]);
-    expect([first.status, second.status].sort()).toEqual([200, 409]);
-    const approved = first.status === 200;
+    expect([first.type, second.type].sort()).toEqual(['Error', 'Resolved']);
+    const approved = first.type === 'Resolved';
     const finalized = await a.service.audit({ evaluation_id: pending.evaluation_id, status: 'success' });
-    expect(finalized.status).toBe(201);
+    expect(finalized.type).toBe('Finalized');
     expect(await a.limits.ledger({ budgetName: 'glass' })).toMatchObject([
       { amount: 15_000_000n, kind: approved ? 'approved_overage' : 'spend' },
     ]);
@@ -245,13 +245,13 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
     // Admitted by A (which keeps a copy for its own /audit), then audited by B.
     const decided = body(await a.service.evaluate({ tool: { name: 'ls' } }));
     const won = await b.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' });
-    expect(won.status).toBe(201);
+    expect(won.type).toBe('Finalized');
     expect(await a.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' })).toMatchObject({
-      status: 200,
+      type: 'Replayed',
       body: { audit_record_id: recordId(won), already_finalized: true },
     });
     expect(await a.service.audit({ evaluation_id: decided.evaluation_id, status: 'error' })).toMatchObject({
-      status: 409,
+      type: 'Error',
       body: { error: 'evaluation_conflict' },
     });
     const count = await db.dataSource.query(
@@ -273,7 +273,7 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
           evaluation_id: decided.evaluation_id,
           status: 'success',
         });
-        return finalized.status === 201 ? 'charged' : `audit ${finalized.status}`;
+        return finalized.type === 'Finalized' ? 'charged' : `audit ${finalized.type}`;
       }),
     );
     expect(outcomes.filter((o) => o === 'charged')).toHaveLength(50);

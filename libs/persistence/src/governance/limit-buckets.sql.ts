@@ -2,21 +2,22 @@
  * The statements on `limit_buckets`, `limit_holds` and `limit_charges` that the limit store composes
  * into its transactions. Every function takes the transaction's query runner.
  */
-import { type BucketCheck } from '@helios/governance';
-import { type QueryRunner } from 'typeorm';
 import {
   bucketId,
+  bucketWindow,
   isIdleSessionPot,
   sameWindow,
-  windowMs,
-  windowType,
-  type BucketStats,
-} from './bucket-snapshot.js';
+  windowLengthMs,
+  type BucketCheck,
+  type BucketState,
+} from '@helios/governance';
+import { type QueryRunner } from 'typeorm';
 import { run, toBigInt, toMs } from './sql.js';
 
 /**
  * A bucket `b` is live while it has an unexpired hold or a charge that still counts (memory: !isEmpty).
- * `now` is the placeholder of the current instant, e.g. `$2::bigint`.
+ * `now` is the placeholder of the current instant, e.g. `$2::bigint`. The session clause mirrors
+ * governance's isIdleSessionPot, negated (a live hold is the first clause).
  */
 export const liveBucket = (now: string): string => `(
   EXISTS (SELECT 1 FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id" AND h."expires_at_ms" > ${now})
@@ -58,8 +59,8 @@ export async function lockBuckets(
         sorted.map((c) => c.family),
         sorted.map((c) => c.epoch),
         sorted.map((c) => c.key),
-        sorted.map((c) => windowType(c.window)),
-        sorted.map((c) => windowMs(c.window)),
+        sorted.map((c) => c.window.type),
+        sorted.map((c) => windowLengthMs(c.window)),
         sorted.map((c) => c.senderScoped),
         sorted.map(() => nowMs),
       ],
@@ -75,13 +76,17 @@ export async function lockBuckets(
   throw new Error('limit buckets vanished while being locked three times in a row');
 }
 
-/** Charges, holds and activity of each bucket at `nowMs`; `except` leaves one reservation's holds out. */
-export async function readBucketStats(
+/**
+ * Each bucket's BucketState at `nowMs` (charges, holds, activity), for governance's limit arithmetic;
+ * `except` leaves one reservation's holds out. The subqueries compute BucketState's fields in the
+ * database (`charged`, `oldest_ms` → oldestChargeMs, `held`, `live_hold` → liveHold).
+ */
+export async function readBucketStates(
   runner: QueryRunner,
   ids: readonly string[],
   nowMs: number,
   except: string | null,
-): Promise<Map<string, BucketStats>> {
+): Promise<Map<string, BucketState>> {
   const { rows } = await run<{
     bucket_id: string;
     window_type: 'sliding' | 'session';
@@ -109,11 +114,10 @@ export async function readBucketStats(
     rows.map((row) => [
       row.bucket_id,
       {
-        windowType: row.window_type,
-        windowMs: Number(row.window_ms),
+        window: bucketWindow(row.window_type, Number(row.window_ms)),
         lastActivityMs: Number(row.last_activity_ms),
         charged: toBigInt(row.charged),
-        oldestMs: toMs(row.oldest_ms),
+        oldestChargeMs: toMs(row.oldest_ms),
         held: toBigInt(row.held),
         liveHold: row.live_hold,
       },
@@ -124,20 +128,20 @@ export async function readBucketStats(
 /**
  * Brings the locked buckets up to date before anything is counted, as SlidingBucket's prune does: a
  * bucket whose window was reconfigured starts over, an idle session pot forgets its charges, expired
- * holds and charges that left their window are dropped. Returns the stats as they are afterwards.
+ * holds and charges that left their window are dropped. Returns the states as they are afterwards.
  */
 export async function refreshBuckets(
   runner: QueryRunner,
   checks: readonly BucketCheck[],
   nowMs: number,
   except: string | null,
-): Promise<Map<string, BucketStats>> {
+): Promise<Map<string, BucketState>> {
   const sorted = distinctSorted(checks);
   const ids = sorted.map(bucketId);
-  const before = await readBucketStats(runner, ids, nowMs, except);
+  const before = await readBucketStates(runner, ids, nowMs, except);
   const reconfigured = sorted.filter((check) => {
-    const stats = before.get(bucketId(check));
-    return stats !== undefined && !sameWindow(check, stats);
+    const state = before.get(bucketId(check));
+    return state !== undefined && !sameWindow(check.window, state.window);
   });
   for (const check of reconfigured) {
     const id = bucketId(check);
@@ -147,10 +151,12 @@ export async function refreshBuckets(
       runner,
       `UPDATE "limit_buckets" SET "window_type" = $2, "window_ms" = $3, "sender_scoped" = $4, "last_activity_ms" = $5
        WHERE "bucket_id" = $1`,
-      [id, windowType(check.window), windowMs(check.window), check.senderScoped, nowMs],
+      [id, check.window.type, windowLengthMs(check.window), check.senderScoped, nowMs],
     );
   }
-  const idle = [...before].filter(([, stats]) => isIdleSessionPot(stats, nowMs)).map(([id]) => id);
+  const idle = [...before]
+    .filter(([, state]) => isIdleSessionPot(state.window, state.lastActivityMs, state.liveHold, nowMs))
+    .map(([id]) => id);
   if (idle.length > 0)
     await run(runner, `DELETE FROM "limit_charges" WHERE "bucket_id" = ANY($1::text[])`, [idle]);
   await run(
@@ -166,7 +172,7 @@ export async function refreshBuckets(
     [ids, nowMs],
   );
   if (reconfigured.length === 0 && idle.length === 0) return before;
-  return readBucketStats(runner, ids, nowMs, except);
+  return readBucketStates(runner, ids, nowMs, except);
 }
 
 /** Marks the buckets active now (a session pot's idle clock restarts). */

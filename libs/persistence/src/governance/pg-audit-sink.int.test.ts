@@ -1,42 +1,13 @@
-import { randomUUID } from 'node:crypto';
+/**
+ * What the PostgreSQL audit sink adds to the AuditSink contract (store-contracts.int.test.ts runs that):
+ * batching, the interval flush, draining on close, retry and quarantine of refused records, durability.
+ */
 import { type AuditRecord } from '@helios/governance';
+import { auditRecord } from '@helios/governance/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
 import { findAuditRecord } from './audit-record-row.js';
 import { PgAuditSink } from './pg-audit-sink.js';
-
-const record = (overrides: Partial<AuditRecord> = {}): AuditRecord => ({
-  id: randomUUID(),
-  timestamp: '2026-01-01T00:00:00.000Z',
-  sessionId: 's1',
-  agentId: 'agent-7',
-  toolName: 'pay',
-  toolInput: { amount: 12.5, note: 'quote "x" \\ y' },
-  policyDecision: 'allow',
-  blockReason: null,
-  matchedRule: 'pay',
-  evidenceChain: { budgets: [{ name: 'payments', kind: 'spend' }] },
-  approvalStatus: null,
-  approvedBy: null,
-  upstreamResponse: 'a bare JSON string',
-  upstreamError: null,
-  upstreamHttpStatus: null,
-  upstreamLatencyMs: 12.25,
-  totalDurationMs: 0,
-  approvalWaitMs: 0,
-  proxyComputeMs: 0,
-  flaggedDestructive: false,
-  dryRun: false,
-  createdAt: '2026-01-01T00:00:01.000Z',
-  environment: 'test',
-  matchedRuleIndex: 0,
-  recordKind: 'tool_call',
-  origin: 'sdk',
-  metadata: { sender_id: 'U7' },
-  sessionSource: 'sideband',
-  protocolVersion: null,
-  ...overrides,
-});
 
 const logger = () => ({
   warn: vi.fn<(message: string) => void>(),
@@ -54,27 +25,11 @@ describe.each(databaseTargets)('PgAuditSink on the %s database', (_name, makeDat
     return rows[0]?.n ?? 0;
   };
 
-  it('writes immediate records before append resolves, all 29 columns round-tripping', async () => {
-    const sink = new PgAuditSink(db.dataSource, { logger: logger(), flushIntervalMs: 60_000 });
-    const blocked = record({ policyDecision: 'deny', blockReason: 'policy_denied', upstreamResponse: null });
-    await sink.append(blocked, 'immediate');
-    expect(await findAuditRecord(db.dataSource, blocked.id)).toStrictEqual(blocked);
-    const full = record({
-      upstreamResponse: { nested: [1, { ok: true }] },
-      metadata: null,
-      evidenceChain: null,
-    });
-    await sink.append(full, 'immediate');
-    expect(await findAuditRecord(db.dataSource, full.id)).toStrictEqual(full);
-    expect(await findAuditRecord(db.dataSource, randomUUID())).toBeUndefined();
-    await sink.close();
-  });
-
   it('batches buffered records: one multi-row INSERT per 50 records', async () => {
     const own = await db.open(2);
     const sink = new PgAuditSink(own, { logger: logger(), flushIntervalMs: 60_000 });
     const statements = vi.spyOn(own, 'createQueryRunner');
-    const records = Array.from({ length: 120 }, () => record());
+    const records = Array.from({ length: 120 }, () => auditRecord());
     const ids = records.map((r) => r.id);
     for (const r of records.slice(0, 49)) await sink.append(r, 'buffered');
     expect(sink.queued).toBe(49);
@@ -93,7 +48,7 @@ describe.each(databaseTargets)('PgAuditSink on the %s database', (_name, makeDat
 
   it('flushes a partial batch once the interval has passed', async () => {
     const sink = new PgAuditSink(db.dataSource, { logger: logger(), flushIntervalMs: 100 });
-    const records = Array.from({ length: 3 }, () => record());
+    const records = Array.from({ length: 3 }, () => auditRecord());
     for (const r of records) await sink.append(r, 'buffered');
     expect(sink.queued).toBe(3);
     await vi.waitFor(async () => expect(await stored(records.map((r) => r.id))).toBe(3), { timeout: 2_000 });
@@ -103,30 +58,22 @@ describe.each(databaseTargets)('PgAuditSink on the %s database', (_name, makeDat
 
   it('drains everything on close, and writes later records at once', async () => {
     const sink = new PgAuditSink(db.dataSource, { logger: logger(), flushIntervalMs: 60_000 });
-    const records = Array.from({ length: 7 }, () => record());
+    const records = Array.from({ length: 7 }, () => auditRecord());
     for (const r of records) await sink.append(r, 'buffered');
     expect(await stored(records.map((r) => r.id))).toBe(0);
     await sink.close();
     expect(await stored(records.map((r) => r.id))).toBe(7);
-    const late = record();
+    const late = auditRecord();
     await sink.append(late, 'buffered');
     expect(await stored([late.id])).toBe(1);
-  });
-
-  it('keeps the first record when an id is written twice (a retried /audit after a crash)', async () => {
-    const sink = new PgAuditSink(db.dataSource, { logger: logger() });
-    const first = record({ upstreamLatencyMs: 1 });
-    await sink.append(first, 'immediate');
-    await sink.append({ ...first, upstreamLatencyMs: 2 }, 'immediate');
-    expect((await findAuditRecord(db.dataSource, first.id))?.upstreamLatencyMs).toBe(1);
   });
 
   it('retries a failed batch row by row, quarantines a record the table refuses, never throws', async () => {
     const log = logger();
     const sink = new PgAuditSink(db.dataSource, { logger: log, flushIntervalMs: 60_000, retryDelayMs: 1 });
-    const good = [record(), record()];
-    const poison = record({ toolInput: { text: 'nul \u0000 byte' } }); // jsonb refuses \u0000
-    const hopeless = record({ id: 'not-a-uuid' }); // refused quarantined too: the id itself is bad
+    const good = [auditRecord(), auditRecord()];
+    const poison = auditRecord({ toolInput: { text: 'nul \u0000 byte' } }); // jsonb refuses \u0000
+    const hopeless = auditRecord({ id: 'not-a-uuid' }); // refused quarantined too: the id itself is bad
     for (const r of [good[0], poison, hopeless, good[1]] as AuditRecord[]) await sink.append(r, 'buffered');
     await expect(sink.flush()).resolves.toBeUndefined();
     expect(await stored(good.map((r) => r.id))).toBe(2);
@@ -144,13 +91,13 @@ describe.each(databaseTargets)('PgAuditSink on the %s database', (_name, makeDat
   it('retries an immediate record once, then lets the error reach the caller (who fails closed)', async () => {
     const log = logger();
     const sink = new PgAuditSink(db.dataSource, { logger: log, retryDelayMs: 1 });
-    await expect(sink.append(record({ toolInput: { text: '\u0000' } }), 'immediate')).rejects.toThrow();
+    await expect(sink.append(auditRecord({ toolInput: { text: '\u0000' } }), 'immediate')).rejects.toThrow();
     expect(log.warn).toHaveBeenCalledTimes(1);
   });
 
   it('keeps records across a new DataSource (durability)', async () => {
     const sink = new PgAuditSink(db.dataSource, { logger: logger() });
-    const kept = record();
+    const kept = auditRecord();
     await sink.append(kept, 'buffered');
     await sink.close();
     const restarted = await db.open(2);

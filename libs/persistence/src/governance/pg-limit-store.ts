@@ -5,8 +5,12 @@
  * right isolation: each statement after the lock sees everything the previous lock holder committed.
  */
 import {
+  bucketId,
+  checkSnapshot,
+  committedSnapshot,
   type BucketCheck,
   type BucketSnapshot,
+  type BucketState,
   type BudgetIdentity,
   type CommitCharge,
   type CommitContext,
@@ -16,13 +20,12 @@ import {
   type ReserveRequest,
 } from '@helios/governance';
 import { type DataSource, type QueryRunner } from 'typeorm';
-import { bucketId, checkSnapshot, committedSnapshot, type BucketStats } from './bucket-snapshot.js';
 import { insertLedgerRows, readLedger, reconcileEpochs, type LedgerFilter } from './budget-ledger.js';
 import {
   distinctSorted,
   liveBucket,
   lockBuckets,
-  readBucketStats,
+  readBucketStates,
   refreshBuckets,
   touchBuckets,
 } from './limit-buckets.sql.js';
@@ -37,20 +40,20 @@ export class PgLimitStore implements LimitStore {
   /** Reads in one REPEATABLE READ snapshot so every bucket of the answer is from the same instant. */
   async peek(checks: readonly BucketCheck[], nowMs: number): Promise<readonly BucketSnapshot[]> {
     if (checks.length === 0) return [];
-    const stats = await inTransaction(
+    const states = await inTransaction(
       this.dataSource,
-      (runner) => readBucketStats(runner, distinctSorted(checks).map(bucketId), nowMs, null),
+      (runner) => readBucketStates(runner, distinctSorted(checks).map(bucketId), nowMs, null),
       'REPEATABLE READ',
     );
-    return checks.map((check) => checkSnapshot(check, stats.get(bucketId(check)), nowMs));
+    return checks.map((check) => checkSnapshot(check, states.get(bucketId(check)), nowMs));
   }
 
   reserve(request: ReserveRequest, nowMs: number): Promise<ReserveOutcome> {
     return inTransaction(this.dataSource, async (runner): Promise<ReserveOutcome> => {
       await lockBuckets(runner, request.checks, nowMs);
-      const stats = await refreshBuckets(runner, request.checks, nowMs, request.reservationId);
+      const states = await refreshBuckets(runner, request.checks, nowMs, request.reservationId);
       const snapshots = request.checks.map((check) =>
-        checkSnapshot(check, stats.get(bucketId(check)), nowMs),
+        checkSnapshot(check, states.get(bucketId(check)), nowMs),
       );
       const refused = request.checks.some(
         (check, i) => check.onBreach === 'refuse' && !snapshots[i]?.allowed,
@@ -92,9 +95,9 @@ export class PgLimitStore implements LimitStore {
         await touchBuckets(runner, distinctSorted(charges).map(bucketId), nowMs);
       }
       await insertLedgerRows(runner, charges, context, nowMs);
-      const after = await readBucketStats(runner, distinctSorted(charges).map(bucketId), nowMs, null);
+      const after = await readBucketStates(runner, distinctSorted(charges).map(bucketId), nowMs, null);
       const snapshots = charges.map((charge) =>
-        committedSnapshot(charge.limit, after.get(bucketId(charge)) as BucketStats, nowMs),
+        committedSnapshot(charge.limit, after.get(bucketId(charge)) as BucketState, nowMs),
       );
       await run(runner, `UPDATE "limit_commits" SET "snapshots" = $2::jsonb WHERE "reservation_id" = $1`, [
         reservationId,

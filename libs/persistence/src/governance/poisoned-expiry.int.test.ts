@@ -35,7 +35,7 @@ function astralText(length: number): string {
 }
 
 function evaluationId(result: EvaluateResult): string {
-  if (result.type !== 'decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
+  if (result.type !== 'Decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
   return result.body.evaluation_id;
 }
 
@@ -70,7 +70,7 @@ describe.each(databaseTargets)('a poisoned evaluation on PostgreSQL (%s)', (_nam
   it('refuses the 4,096-byte tool name at /evaluate, by its byte count', async () => {
     const { service } = await start();
     expect(await service.evaluate({ tool: { name: ASTRAL_NAME } })).toMatchObject({
-      status: 400,
+      type: 'Error',
       body: {
         error: 'invalid_request',
         issues: [{ path: 'tool.name', message: 'expected at most 1024 bytes (UTF-8), got 4096' }],
@@ -79,7 +79,7 @@ describe.each(databaseTargets)('a poisoned evaluation on PostgreSQL (%s)', (_nam
     // At the ceiling exactly: 256 astral characters are 1,024 bytes, and their record stores.
     const atCeiling = evaluationId(await service.evaluate({ tool: { name: astralText(256) } }));
     expect(await service.audit({ evaluation_id: atCeiling, status: 'success' })).toMatchObject({
-      status: 201,
+      type: 'Finalized',
     });
   });
 
@@ -105,7 +105,7 @@ describe.each(databaseTargets)('a poisoned evaluation on PostgreSQL (%s)', (_nam
     expect(await pending.backlog()).toEqual({ count: 0, bytes: 0 });
     for (const id of [before, poisoned, after]) {
       expect(await service.audit({ evaluation_id: id, status: 'success' })).toMatchObject({
-        status: 404,
+        type: 'Error',
         body: { error: 'evaluation_expired' },
       });
     }

@@ -3,8 +3,9 @@
  * transaction whose statements all go through its own query runner (using the pool inside a
  * transaction would wait for a connection the transaction itself may be holding: a deadlock under load).
  */
-import { type Pool } from 'pg';
+import { type PoolClient } from 'pg';
 import { type DataSource, type QueryRunner } from 'typeorm';
+import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 
 type IsolationLevel = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 
@@ -59,15 +60,45 @@ export interface NamedStatement {
   readonly text: string;
 }
 
-/** One named statement on a pooled connection (autocommit) straight on the pg pool: no query runner. */
+/**
+ * One named statement on a pooled connection (autocommit) straight on the pg pool: no query runner.
+ * The connection comes from the driver's public `obtainMasterConnection()` and is handled as
+ * `pool.query()` handles it: a connection error while it is out releases it (so it cannot go unhandled),
+ * and a connection released with an error is discarded by pg rather than reused.
+ */
 export async function runOnPool<T>(
   dataSource: DataSource,
   statement: NamedStatement,
   params: readonly unknown[],
 ): Promise<Rows<T>> {
-  const pool = (dataSource.driver as unknown as { master: Pool }).master;
-  const result = await pool.query({ name: statement.name, text: statement.text, values: [...params] });
-  return { rows: result.rows as T[], affected: result.rowCount ?? 0 };
+  const [client, release] = (await postgresDriver(dataSource).obtainMasterConnection()) as [
+    PoolClient,
+    (error?: Error) => void,
+  ];
+  let released = false;
+  const releaseOnce = (error?: Error): void => {
+    if (released) return;
+    released = true;
+    client.removeListener('error', releaseOnce);
+    release(error);
+  };
+  client.once('error', releaseOnce);
+  try {
+    const result = await client.query({ name: statement.name, text: statement.text, values: [...params] });
+    releaseOnce();
+    return { rows: result.rows as T[], affected: result.rowCount ?? 0 };
+  } catch (error) {
+    releaseOnce(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  }
+}
+
+function postgresDriver(dataSource: DataSource): PostgresDriver {
+  const driver = dataSource.driver;
+  if (!(driver instanceof PostgresDriver)) {
+    throw new TypeError(`the governance stores need a PostgreSQL DataSource, not ${dataSource.options.type}`);
+  }
+  return driver;
 }
 
 /** deadlock_detected and serialization_failure: the transaction did nothing and can simply run again. */

@@ -10,7 +10,8 @@ import { migrations } from '@helios/migrations';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll } from 'vitest';
 import { EmbeddedPostgres } from '../../src/embedded/embedded-postgres.js';
-import { createScratchDatabase } from '../../src/scratch-database.js';
+import { heliosEntityOptions } from '../../src/entities.js';
+import { createScratchDatabase } from '../../src/testing/scratch-database.js';
 
 /** A migrated database; `open()` gives further DataSources (separate pools, like separate processes). */
 export interface TestDatabase {
@@ -27,6 +28,7 @@ export async function openDataSource(url: string, poolSize = 10): Promise<DataSo
   const dataSource = new DataSource({
     type: 'postgres',
     url,
+    ...heliosEntityOptions(),
     migrations: [...migrations],
     migrationsTransactionMode: 'each',
     poolSize,

@@ -53,7 +53,7 @@ async function compact(core: SessionCore, run: RunState): Promise<Verdict | unde
   }
   const usage = result.usage ?? Usage.ZERO;
   if (usage.totalTokens > 0) {
-    const unpriced = chargeCompaction(core, run, usage, result.modelId, startTime);
+    const unpriced = chargeCompaction(core, run, { usage, modelId: result.modelId, startTime });
     if (unpriced) return unpriced;
   }
   if (result.history.length >= before.length) return undefined;
@@ -75,18 +75,20 @@ async function compact(core: SessionCore, run: RunState): Promise<Verdict | unde
   return post?.outcome.type === 'Stop' ? { type: 'Success', result: post.outcome.result } : undefined;
 }
 
+/** What a compaction's model call spent, by which model (when the compactor says), from when. */
+interface CompactionSpend {
+  readonly usage: Usage;
+  readonly modelId: string | undefined;
+  readonly startTime: number | undefined;
+}
+
 /**
  * Counts what the compaction's model call spent against the run and traces it as a `model.call` span
  * (purpose `compaction`), so trace totals keep equalling the run's. Tokens without the model that spent
  * them cannot be priced: pricing them at zero would let them past the budget, so the run ends instead.
  */
-function chargeCompaction(
-  core: SessionCore,
-  run: RunState,
-  usage: Usage,
-  modelId: string | undefined,
-  startTime: number | undefined,
-): Verdict | undefined {
+function chargeCompaction(core: SessionCore, run: RunState, spent: CompactionSpend): Verdict | undefined {
+  const { usage, modelId, startTime } = spent;
   const cost = modelId ? core.options.costCalculator.cost(modelId, usage) : CostEstimate.ZERO;
   run.addUsage(usage, cost);
   const span = run.trace

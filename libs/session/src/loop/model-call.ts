@@ -47,7 +47,7 @@ export async function callModel(core: SessionCore, run: RunState): Promise<Model
     const error = result.error;
     if (run.signal.aborted) return cancelled(attempt);
     if (error instanceof TransientStreamError && attempt < policy.maxAttempts) {
-      const backoffMs = Backoff.jitteredDelayMs(policy.backoff, attempt, policy.jitter);
+      const backoffMs = Backoff.jitteredDelayMs(policy.backoff, attempt, { jitter: policy.jitter });
       core.emit(run, {
         type: 'TurnRetried',
         attemptNumber: attempt,
@@ -105,10 +105,15 @@ async function streamOnce(core: SessionCore, run: RunState, attempt: number): Pr
   const idle = (run.idleWatch ??= new IdleWatch(limits.streamIdleTimeoutMs));
   let content = '';
   let thinking: string | undefined;
-  const toolCalls: ToolCall[] = [];
-  const citations: Citation[] = [];
+  const tally: StreamTally = {
+    core,
+    run,
+    toolCalls: [],
+    citations: [],
+    deltas: new ArgumentDeltas(core.redaction),
+  };
+  const { toolCalls, citations } = tally;
   let stop: MessageStop | undefined;
-  const deltas = new ArgumentDeltas(core.redaction);
   try {
     const schema = run.schema ?? core.options.outputSchema;
     const stream = model.chatStream(
@@ -119,7 +124,7 @@ async function streamOnce(core: SessionCore, run: RunState, attempt: number): Pr
     idle.start(stream);
     for await (const chunk of stream) {
       idle.touch();
-      stop = onChunk(core, run, chunk, toolCalls, citations, deltas);
+      stop = onChunk(tally, chunk);
       if (chunk.type === 'TextDelta') content += chunk.text;
       else if (chunk.type === 'ThinkingDelta') thinking = (thinking ?? '') + chunk.text;
       if (stop) break;
@@ -165,15 +170,18 @@ function failSpan(span: SpanRecorder | undefined, core: SessionCore, error: unkn
   span?.fail(core.redaction.text(error instanceof Error ? `${error.name}: ${error.message}` : String(error)));
 }
 
+/** What one model call collects from its stream: made once per call, handed to `onChunk` per chunk. */
+interface StreamTally {
+  readonly core: SessionCore;
+  readonly run: RunState;
+  readonly toolCalls: ToolCall[];
+  readonly citations: Citation[];
+  readonly deltas: ArgumentDeltas;
+}
+
 /** Emits what a chunk means for readers; returns the MessageStop that ends the turn. */
-function onChunk(
-  core: SessionCore,
-  run: RunState,
-  chunk: ModelChunk,
-  toolCalls: ToolCall[],
-  citations: Citation[],
-  deltas: ArgumentDeltas,
-): MessageStop | undefined {
+function onChunk(tally: StreamTally, chunk: ModelChunk): MessageStop | undefined {
+  const { core, run, deltas } = tally;
   switch (chunk.type) {
     case 'TextDelta':
       core.emit(run, { type: 'AssistantText', text: chunk.text });
@@ -192,11 +200,11 @@ function onChunk(
     case 'ToolUseStop': {
       const rest = deltas.stop(chunk.toolCall.id);
       if (rest) core.emit(run, rest);
-      toolCalls.push(chunk.toolCall);
+      tally.toolCalls.push(chunk.toolCall);
       return undefined;
     }
     case 'Citations':
-      citations.push(...chunk.citations);
+      tally.citations.push(...chunk.citations);
       return undefined;
     case 'MessageStop':
       return chunk;

@@ -11,6 +11,7 @@ import { SerializedError } from '../serialized-error.js';
 import { newRunTrace } from '../tracing/run-trace.js';
 import { checkContext, contextNeedsCare } from './context-watermark.js';
 import { type RunState } from './run-state.js';
+import { type RunScope } from './run-scope.js';
 import { type SessionCore } from './session-core.js';
 import { drainSteering, enqueue } from './steering.js';
 import { classify } from './stop-classifier.js';
@@ -20,16 +21,25 @@ export async function executeRun(core: SessionCore, run: RunState, citations: Ci
   const { limits, traceListener, traceDetail, model } = core.options;
   run.started = true;
   run.startedAt = Date.now();
-  if (traceListener) run.trace = newRunTrace(traceDetail, core.sessionId, run.id, model.id);
+  if (traceListener) {
+    run.trace = newRunTrace({
+      detail: traceDetail,
+      sessionId: core.sessionId,
+      runId: run.id,
+      modelId: model.id,
+    });
+  }
   run.wallClockTimer = setTimeout(
     () => run.cancel(`maxWallClock exceeded after ${limits.maxWallClockMs}ms`, true),
     limits.maxWallClockMs,
   );
   run.wallClockTimer.unref?.();
   const userText = run.queue.map((message) => message.content).join('\n');
+  const sessionContext = SessionContext.create(core.sessionId, run.signal, core.options.secrets);
+  const scope: RunScope = { core, run, sessionContext, citations };
   let verdict: Verdict;
   try {
-    verdict = await loop(core, run, citations);
+    verdict = await loop(scope);
   } catch (error) {
     const fatal = core.fatal ? core.fatal.error : error;
     if (isProgrammingError(fatal)) {
@@ -40,7 +50,7 @@ export async function executeRun(core: SessionCore, run: RunState, citations: Ci
     verdict = { type: 'ErrorDuringExecution', error: core.redaction.error(error) };
   }
   try {
-    const result = await endRun(core, run, verdict, citations, userText);
+    const result = await endRun(scope, verdict, userText);
     if (core.fatal) await failRun(core, run, core.fatal.error);
     else run.settle(result);
   } catch (error) {
@@ -49,8 +59,8 @@ export async function executeRun(core: SessionCore, run: RunState, citations: Ci
   }
 }
 
-async function loop(core: SessionCore, run: RunState, citations: Citation[]): Promise<Verdict> {
-  const sessionContext = SessionContext.create(core.sessionId, run.signal, core.options.secrets);
+async function loop(scope: RunScope): Promise<Verdict> {
+  const { core, run, citations } = scope;
   core.emit(run, { type: 'RunStarted' });
   for (;;) {
     core.throwIfFatal();
@@ -69,22 +79,14 @@ async function loop(core: SessionCore, run: RunState, citations: Citation[]): Pr
     run.turns += 1;
     const early = contextNeedsCare(core) ? await checkContext(core, run) : undefined;
     if (early) return early;
-    const turn = await runTurn(core, run, sessionContext, citations);
+    const turn = await runTurn(scope);
     core.throwIfFatal();
     if (turn.terminal) return turn.terminal;
     const afterTurn = core.yieldToReaders();
     if (afterTurn) await afterTurn;
     const late = contextNeedsCare(core) ? await checkContext(core, run) : undefined;
     if (late) return late;
-    const verdict = classify(
-      run,
-      turn.outcome,
-      core.options.limits,
-      run.queue.length,
-      Date.now(),
-      core.redactError,
-      core.redactText,
-    );
+    const verdict = classify(core, run, turn.outcome);
     if (verdict === undefined) continue;
     if (verdict.type !== 'Success') return verdict;
     const response = {
@@ -107,34 +109,22 @@ async function loop(core: SessionCore, run: RunState, citations: Citation[]): Pr
 /** A run cancelled between turns: the classifier's first three checks decide. */
 function classifyNow(core: SessionCore, run: RunState): Verdict {
   return (
-    classify(
-      run,
-      { finish: undefined, content: '', attempts: 0 },
-      core.options.limits,
-      0,
-      Date.now(),
-      core.redactError,
-      core.redactText,
-    ) ?? { type: 'Cancelled', reason: run.cancelReason() }
+    classify(core, run, { finish: undefined, content: '', attempts: 0 }) ?? {
+      type: 'Cancelled',
+      reason: run.cancelReason(),
+    }
   );
 }
 
-async function endRun(
-  core: SessionCore,
-  run: RunState,
-  verdict: Verdict,
-  citations: readonly Citation[],
-  userText: string,
-): Promise<ResultMessage> {
+async function endRun(scope: RunScope, verdict: Verdict, userText: string): Promise<ResultMessage> {
+  const { core, run } = scope;
   closeRun(core, run, `the run ended (${verdict.type})`);
-  const result = toResult(core, run, verdict, citations);
-  await deliverTrace(
-    core,
-    run,
-    describeResult(result),
-    userText,
-    result.type === 'Success' ? result.result : undefined,
-  );
+  const result = toResult(scope, verdict);
+  await deliverTrace(core, run, {
+    error: describeResult(result),
+    inputText: userText,
+    outputText: result.type === 'Success' ? result.result : undefined,
+  });
   await core.emitControl(run, { type: 'RunEnded', result });
   return result;
 }
@@ -144,7 +134,7 @@ async function failRun(core: SessionCore, run: RunState, error: unknown): Promis
   closeRun(core, run, 'the session ended on an unexpected error');
   const serialized = core.redaction.error(error);
   try {
-    await deliverTrace(core, run, `${serialized.kind}: ${serialized.message}`, undefined, undefined);
+    await deliverTrace(core, run, { error: `${serialized.kind}: ${serialized.message}` });
     await core.emitControl(run, { type: 'Error', error: serialized });
   } catch (later) {
     core.raiseFatal(later);
@@ -186,12 +176,7 @@ export function answerOpenCalls(core: SessionCore, why: string): void {
   }
 }
 
-function toResult(
-  core: SessionCore,
-  run: RunState,
-  verdict: Verdict,
-  citations: readonly Citation[],
-): ResultMessage {
+function toResult({ core, run, citations }: RunScope, verdict: Verdict): ResultMessage {
   const base = {
     sessionId: core.sessionId,
     runId: run.id,
@@ -204,14 +189,16 @@ function toResult(
   return Object.freeze({ ...base, ...verdict });
 }
 
+/** The texts a run's trace ends with, before redaction; each may be absent. */
+interface TraceTexts {
+  readonly error?: string | undefined;
+  readonly inputText?: string | undefined;
+  readonly outputText?: string | undefined;
+}
+
 /** Hands the run's trace to the listener, bounded by stopGrace; an ordinary listener failure is logged. */
-async function deliverTrace(
-  core: SessionCore,
-  run: RunState,
-  error: string | undefined,
-  inputText: string | undefined,
-  outputText: string | undefined,
-): Promise<void> {
+async function deliverTrace(core: SessionCore, run: RunState, end: TraceTexts): Promise<void> {
+  const { error, inputText, outputText } = end;
   const listener = core.options.traceListener;
   if (!listener || !run.trace) return;
   const redact = (text: string | undefined): string | undefined =>

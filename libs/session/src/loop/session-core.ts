@@ -258,9 +258,11 @@ export class SessionCore {
   ask(request: QuestionRequest, signal: AbortSignal): Promise<QuestionResponse> {
     const run = this.current;
     if (!run) return Promise.reject(new InvalidArgumentError('no run is in progress to ask for'));
-    return this.questions.ask(request, run.id, signal, () =>
-      this.emitControl(run, { type: 'QuestionAsked', request }),
-    );
+    return this.questions.ask(request, {
+      runId: run.id,
+      signal,
+      announce: () => this.emitControl(run, { type: 'QuestionAsked', request }),
+    });
   }
 
   /**

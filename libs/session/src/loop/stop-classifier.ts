@@ -3,10 +3,10 @@
  * budget, cancellation, maxTurns, then the finish reason. Undefined means "run another turn".
  */
 import { FinishReason, TransientStreamError } from '@helios/core';
-import { type SessionLimits } from '../limits.js';
 import { type Verdict } from '../result-message.js';
 import { SerializedError } from '../serialized-error.js';
 import { type RunState } from './run-state.js';
+import { type SessionCore } from './session-core.js';
 
 export interface TurnOutcome {
   /** Undefined when the turn was cancelled before it finished. */
@@ -16,15 +16,12 @@ export interface TurnOutcome {
   readonly attempts: number;
 }
 
-export function classify(
-  run: RunState,
-  outcome: TurnOutcome,
-  limits: SessionLimits,
-  queued: number,
-  now: number,
-  serialize: (error: unknown) => SerializedError,
-  redact: (text: string) => string,
-): Verdict | undefined {
+/** A Stop while messages wait in the run's steering queue is not the end: they are the next turn. */
+export function classify(core: SessionCore, run: RunState, outcome: TurnOutcome): Verdict | undefined {
+  const limits = core.options.limits;
+  const now = Date.now();
+  const serialize = core.redactError;
+  const redact = core.redactText;
   if (now - run.startedAt > limits.maxWallClockMs || run.wallClockFired())
     return { type: 'ErrorMaxWallClock' };
   if (limits.maxBudgetMicroUsd !== undefined && run.cost.microUsd > limits.maxBudgetMicroUsd) {
@@ -55,7 +52,7 @@ export function classify(
       };
     }
     case FinishReason.STOP:
-      return queued > 0 ? undefined : { type: 'Success', result: outcome.content };
+      return run.queue.length > 0 ? undefined : { type: 'Success', result: outcome.content };
     case FinishReason.LENGTH:
       return {
         type: 'ErrorDuringExecution',

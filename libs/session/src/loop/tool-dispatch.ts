@@ -6,100 +6,143 @@
  */
 import {
   isAbortError,
+  isProgrammingError,
+  type OwnedToolContext,
+  type Tool,
   type ToolCall,
   ToolContext,
   ToolResult,
-  type SessionContext,
-  isProgrammingError,
 } from '@helios/core';
-import { type RunState } from './run-state.js';
-import { type SessionCore } from './session-core.js';
+import { type RunScope } from './run-scope.js';
 
+/** How the wait for a tool ended. */
 type Ending =
-  | { readonly kind: 'result'; readonly result: ToolResult }
-  | { readonly kind: 'threw'; readonly error: unknown }
-  | { readonly kind: 'timeout' }
-  | { readonly kind: 'cancelled' };
+  | { readonly kind: 'Result'; readonly result: ToolResult }
+  | { readonly kind: 'Threw'; readonly error: unknown }
+  | { readonly kind: 'Timeout' }
+  | { readonly kind: 'Cancelled' };
 
-export async function dispatchTool(
-  core: SessionCore,
-  run: RunState,
-  call: ToolCall,
-  sessionContext: SessionContext,
-): Promise<ToolResult> {
-  const binding = core.bindings.get(call.name);
+const TIMEOUT: Ending = Object.freeze({ kind: 'Timeout' });
+const CANCELLED: Ending = Object.freeze({ kind: 'Cancelled' });
+
+export async function dispatchTool(scope: RunScope, call: ToolCall): Promise<ToolResult> {
+  const binding = scope.core.bindings.get(call.name);
   if (!binding) return ToolResult.failure(`tool not found: ${call.name}`);
-  const timeoutMs = binding.timeoutMs ?? core.options.limits.toolTimeoutDefaultMs;
-  // The context fires on the run's cancellation or at the deadline; `settle` ends the wait at once.
-  let settle: ((ending: Ending) => void) | undefined;
-  let fired = false;
-  const onFire = (): void => {
-    fired = true;
-    settle?.(firedEnding());
-  };
-  const context = ToolContext.create(sessionContext, timeoutMs, Date.now(), onFire);
-  const firedEnding = (): Ending =>
-    ToolContext.timedOut(context) ? { kind: 'timeout' } : { kind: 'cancelled' };
-  let settled = false;
+  const timeoutMs = binding.timeoutMs ?? scope.core.options.limits.toolTimeoutDefaultMs;
+  const wait = new ToolWait(scope, call, timeoutMs);
   try {
-    const slots = core.slots.for(binding.category);
+    const slots = scope.core.slots.for(binding.category);
     let release = slots.tryAcquire();
     if (!release) {
       try {
-        release = await slots.acquire(context.signal);
+        release = await slots.acquire(wait.context.signal);
       } catch {
-        return ToolContext.timedOut(context)
-          ? timeoutResult(call.name, timeoutMs)
-          : cancelledResult(call.name, run);
+        return wait.resultOf(wait.firedEnding());
       }
     }
-    const releaseSlot = release;
-    // One promise for the whole wait: the tool's own ending, or the moment its context fires.
-    const ending = await new Promise<Ending>((resolve) => {
-      settle = resolve;
-      if (fired) {
-        resolve(firedEnding());
+    return wait.resultOf(await wait.run(binding.tool, release));
+  } finally {
+    wait.stopWaiting();
+  }
+}
+
+/**
+ * The wait for one call: its context (which fires on the run's cancellation or at the deadline) and
+ * the one promise that ends at the tool's own ending or the moment the context fires.
+ */
+class ToolWait {
+  readonly context: OwnedToolContext;
+  /** Resolves the wait's promise once `run` made it; the context firing ends the wait at once. */
+  #settle: ((ending: Ending) => void) | undefined;
+  #fired = false;
+  /** The session stopped waiting: what the tool does from now on is only logged. */
+  #stoppedWaiting = false;
+
+  constructor(
+    private readonly scope: RunScope,
+    private readonly call: ToolCall,
+    private readonly timeoutMs: number,
+  ) {
+    this.context = ToolContext.create(scope.sessionContext, {
+      timeoutMs,
+      now: Date.now(),
+      onAbort: this.#onFire,
+    });
+  }
+
+  readonly #onFire = (): void => {
+    this.#fired = true;
+    this.#settle?.(this.firedEnding());
+  };
+
+  firedEnding(): Ending {
+    return ToolContext.timedOut(this.context) ? TIMEOUT : CANCELLED;
+  }
+
+  run(tool: Tool, releaseSlot: () => void): Promise<Ending> {
+    return new Promise<Ending>((resolve) => {
+      this.#settle = resolve;
+      if (this.#fired) {
+        // Cancelled or timed out before the tool started (e.g. during an async PreToolUse hook): the
+        // slot taken for it goes back, or the next call would wait for a tool that never ran.
+        releaseSlot();
+        resolve(this.firedEnding());
         return;
       }
       let running: Promise<ToolResult>;
       try {
-        running = binding.tool.execute(call.arguments, context);
+        running = tool.execute(this.call.arguments, this.context);
       } catch (error) {
         running = Promise.reject(error as Error);
       }
       running.then(
         (result) => {
           releaseSlot();
-          if (settled)
-            core.options.logger.warn(`tool '${call.name}' finished after the session stopped waiting`);
-          else resolve({ kind: 'result', result });
+          this.#finished(result, resolve);
         },
         (error: unknown) => {
           releaseSlot();
-          if (isProgrammingError(error)) core.raiseFatal(error);
-          else if (settled && !isAbortError(error)) {
-            core.options.logger.warn(
-              `tool '${call.name}' failed after the session stopped waiting`,
-              core.redaction.errorForLog(error),
-            );
-          }
-          // A tool that honours its signal rejects with an AbortError: that is the timeout or cancel itself.
-          resolve(fired && !isProgrammingError(error) ? firedEnding() : { kind: 'threw', error });
+          this.#failed(error, resolve);
         },
       );
     });
+  }
+
+  #finished(result: ToolResult, resolve: (ending: Ending) => void): void {
+    if (this.#stoppedWaiting) {
+      this.scope.core.options.logger.warn(
+        `tool '${this.call.name}' finished after the session stopped waiting`,
+      );
+    } else resolve({ kind: 'Result', result });
+  }
+
+  #failed(error: unknown, resolve: (ending: Ending) => void): void {
+    const { core } = this.scope;
+    if (isProgrammingError(error)) core.raiseFatal(error);
+    else if (this.#stoppedWaiting && !isAbortError(error)) {
+      core.options.logger.warn(
+        `tool '${this.call.name}' failed after the session stopped waiting`,
+        core.redaction.errorForLog(error),
+      );
+    }
+    // A tool that honours its signal rejects with an AbortError: that is the timeout or cancel itself.
+    resolve(this.#fired && !isProgrammingError(error) ? this.firedEnding() : { kind: 'Threw', error });
+  }
+
+  resultOf(ending: Ending): ToolResult {
+    const name = this.call.name;
     switch (ending.kind) {
-      case 'result':
+      case 'Result':
         return ending.result;
-      case 'timeout':
-        return timeoutResult(call.name, timeoutMs);
-      case 'cancelled':
-        return cancelledResult(call.name, run);
-      case 'threw': {
+      case 'Timeout':
+        return ToolResult.failure(`tool '${name}' timed out after ${this.timeoutMs} ms`);
+      case 'Cancelled':
+        return ToolResult.failure(`tool '${name}' cancelled: ${this.scope.run.cancelReason()}`);
+      case 'Threw': {
         const error = ending.error;
         if (isProgrammingError(error)) throw error;
         return ToolResult.failure(
-          `tool '${call.name}' threw: ${error instanceof Error ? error.message : String(error)}`,
+          `tool '${name}' threw: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
       default: {
@@ -107,16 +150,10 @@ export async function dispatchTool(
         return unknown;
       }
     }
-  } finally {
-    settled = true;
-    context[Symbol.dispose](); // explicit: `using` compiles to helper allocations on every call
   }
-}
 
-function timeoutResult(name: string, timeoutMs: number): ToolResult {
-  return ToolResult.failure(`tool '${name}' timed out after ${timeoutMs} ms`);
-}
-
-function cancelledResult(name: string, run: RunState): ToolResult {
-  return ToolResult.failure(`tool '${name}' cancelled: ${run.cancelReason()}`);
+  stopWaiting(): void {
+    this.#stoppedWaiting = true;
+    this.context[Symbol.dispose](); // explicit: `using` compiles to helper allocations on every call
+  }
 }

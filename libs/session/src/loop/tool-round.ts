@@ -3,31 +3,23 @@
  * among them), dispatch, redaction of the result text (once, before anyone sees it), ToolResult,
  * PostToolUse hooks, then the tool message in the history.
  */
-import {
-  Message,
-  type SessionContext,
-  toolSpanKind,
-  type ToolCall,
-  ToolResult,
-  TraceDetail,
-} from '@helios/core';
+import { Message, toolSpanKind, type ToolCall, ToolResult, TraceDetail } from '@helios/core';
 import { type HookDecision } from '../hooks/hook-runner.js';
 import { type Verdict } from '../result-message.js';
-import { type RunState } from './run-state.js';
+import { type RunScope } from './run-scope.js';
 import { type SessionCore } from './session-core.js';
 import { enqueue } from './steering.js';
 import { dispatchTool } from './tool-dispatch.js';
 
 /** Runs the calls; a hook's Stop returns its verdict (later calls stay unanswered until the run ends). */
 export async function runToolRound(
-  core: SessionCore,
-  run: RunState,
+  scope: RunScope,
   calls: readonly ToolCall[],
-  sessionContext: SessionContext,
 ): Promise<Verdict | undefined> {
+  const { core, run } = scope;
   for (const call of calls) {
     if (run.signal.aborted) return undefined;
-    const verdict = await runCall(core, run, call, sessionContext);
+    const verdict = await runCall(scope, call);
     if (verdict) return verdict;
     const pause = core.yieldToReaders();
     if (pause) await pause;
@@ -35,12 +27,8 @@ export async function runToolRound(
   return undefined;
 }
 
-async function runCall(
-  core: SessionCore,
-  run: RunState,
-  original: ToolCall,
-  sessionContext: SessionContext,
-): Promise<Verdict | undefined> {
+async function runCall(scope: RunScope, original: ToolCall): Promise<Verdict | undefined> {
+  const { core, run } = scope;
   let call = original;
   // Awaited only when a hook answered with a promise: a suspension per call was a cost of every turn.
   const deciding = core.decide(run, 'PreToolUse', (hook, context) => hook.handle(call, context));
@@ -65,12 +53,12 @@ async function runCall(
         hookName: (before as HookDecision).hookName,
         reason,
       });
-      record(core, run, call, ToolResult.failure(`blocked by hook: ${outcome.reason}`));
+      record(scope, call, ToolResult.failure(`blocked by hook: ${outcome.reason}`));
       return undefined;
     }
     case 'Inject':
       enqueue(core, run, outcome.message);
-      record(core, run, call, ToolResult.failure('tool skipped: hook injected user message'));
+      record(scope, call, ToolResult.failure('tool skipped: hook injected user message'));
       return undefined;
     case 'Stop':
       return { type: 'Success', result: outcome.result };
@@ -83,9 +71,9 @@ async function runCall(
   if (span && core.options.traceDetail === TraceDetail.VERBOSE) {
     span.content({ input: core.redaction.text(JSON.stringify(call.arguments)) });
   }
-  const raw = await dispatchTool(core, run, call, sessionContext);
+  const raw = await dispatchTool(scope, call);
   core.throwIfFatal();
-  let result = redacted(core, run, call, raw);
+  let result = redacted(scope, call, raw);
   span?.attribute('success', String(result.type === 'Success')).content({ output: result.output });
   if (result.type === 'Success') span?.end();
   else span?.fail(result.output);
@@ -96,7 +84,7 @@ async function runCall(
   }
   switch (after?.outcome.type) {
     case 'MutateResult':
-      result = redacted(core, run, call, ToolResult.success(after.outcome.output));
+      result = redacted(scope, call, ToolResult.success(after.outcome.output));
       break;
     case 'Inject':
       enqueue(core, run, after.outcome.message);
@@ -112,15 +100,16 @@ async function runCall(
 }
 
 /** Redacts the result text once and announces it. */
-function redacted(core: SessionCore, run: RunState, call: ToolCall, raw: ToolResult): ToolResult {
+function redacted(scope: RunScope, call: ToolCall, raw: ToolResult): ToolResult {
+  const { core, run } = scope;
   const { result, counts } = core.redaction.result(raw);
   core.emit(run, { type: 'ToolResult', call: core.redaction.call(call), result, redactions: counts });
   return result;
 }
 
 /** A result the loop substitutes for a call it did not run. */
-function record(core: SessionCore, run: RunState, call: ToolCall, substitute: ToolResult): void {
-  appendResult(core, call, redacted(core, run, call, substitute));
+function record(scope: RunScope, call: ToolCall, substitute: ToolResult): void {
+  appendResult(scope.core, call, redacted(scope, call, substitute));
 }
 
 function appendResult(core: SessionCore, call: ToolCall, result: ToolResult): void {

@@ -6,10 +6,10 @@
  */
 
 type Token =
-  | { readonly kind: 'literal'; readonly char: string }
-  | { readonly kind: 'one' }
-  | { readonly kind: 'star' }
-  | { readonly kind: 'globstar' };
+  | { readonly kind: 'Literal'; readonly char: string }
+  | { readonly kind: 'One' }
+  | { readonly kind: 'Star' }
+  | { readonly kind: 'Globstar' };
 
 export type KeyMatcher = (key: string) => boolean;
 
@@ -23,11 +23,11 @@ function tokenize(glob: string): readonly Token[] {
   for (let i = 0; i < glob.length; i += 1) {
     const char = glob[i] as string;
     if (char === '*' && glob[i + 1] === '*') {
-      tokens.push({ kind: 'globstar' });
+      tokens.push({ kind: 'Globstar' });
       i += 1;
-    } else if (char === '*') tokens.push({ kind: 'star' });
-    else if (char === '?') tokens.push({ kind: 'one' });
-    else tokens.push({ kind: 'literal', char });
+    } else if (char === '*') tokens.push({ kind: 'Star' });
+    else if (char === '?') tokens.push({ kind: 'One' });
+    else tokens.push({ kind: 'Literal', char });
   }
   return tokens;
 }
@@ -46,8 +46,8 @@ function matchTokens(tokens: readonly Token[], key: string): boolean {
     for (let i = 0; i < tokens.length; i += 1) {
       if (live[i] === 0) continue;
       const token = tokens[i] as Token;
-      if (token.kind === 'globstar' || (token.kind === 'star' && char !== '/')) next[i] = 1;
-      else if ((token.kind === 'one' && char !== '/') || (token.kind === 'literal' && token.char === char))
+      if (token.kind === 'Globstar' || (token.kind === 'Star' && char !== '/')) next[i] = 1;
+      else if ((token.kind === 'One' && char !== '/') || (token.kind === 'Literal' && token.char === char))
         next[i + 1] = 1;
       else continue;
       any = true;
@@ -63,6 +63,6 @@ function matchTokens(tokens: readonly Token[], key: string): boolean {
 function skipWildcards(tokens: readonly Token[], live: Uint8Array): void {
   for (let i = 0; i < tokens.length; i += 1) {
     const kind = (tokens[i] as Token).kind;
-    if (live[i] === 1 && (kind === 'star' || kind === 'globstar')) live[i + 1] = 1;
+    if (live[i] === 1 && (kind === 'Star' || kind === 'Globstar')) live[i + 1] = 1;
   }
 }

@@ -51,7 +51,7 @@ function judge(
     case 'DENY':
       return HookOutcome.block(`permission: ${decision.reason}`);
     case 'ASK':
-      return askUser(host, call, key, decision.reason, context);
+      return askUser(host, { call, key, reason: decision.reason }, context);
     default: {
       const unknown: never = decision.effect;
       return unknown;
@@ -59,13 +59,15 @@ function judge(
   }
 }
 
-async function askUser(
-  host: PermissionHost,
-  call: ToolCall,
-  key: string,
-  reason: string,
-  context: HookContext,
-): Promise<HookOutcome> {
+/** A call the policy asks the user about, with its permission key and the policy's reason. */
+interface PermissionAsk {
+  readonly call: ToolCall;
+  readonly key: string;
+  readonly reason: string;
+}
+
+async function askUser(host: PermissionHost, ask: PermissionAsk, context: HookContext): Promise<HookOutcome> {
+  const { call, key, reason } = ask;
   const redact = (text: string): string => host.redaction.text(text);
   const request: QuestionRequest = Object.freeze({
     questionId: `${PERMISSION_QUESTION_PREFIX}${newId()}`,

@@ -50,19 +50,22 @@ export function categoryDefault(category: ToolCategory, mode: PermissionMode): P
   return DEFAULTS[category][mode];
 }
 
+/** A permission's rules by effect, each as text (`Write(**)`) or built with `permissionRule`. */
+export interface PermissionRules {
+  readonly allow?: readonly (string | PermissionRule)[];
+  readonly ask?: readonly (string | PermissionRule)[];
+  readonly deny?: readonly (string | PermissionRule)[];
+}
+
 export class Permission {
   readonly mode: PermissionMode;
   readonly allow: readonly PermissionRule[];
   readonly ask: readonly PermissionRule[];
   readonly deny: readonly PermissionRule[];
 
-  /** Rules as text (`Write(**)`) or built with `permissionRule`. */
-  constructor(
-    mode: PermissionMode,
-    allow: readonly (string | PermissionRule)[] = [],
-    ask: readonly (string | PermissionRule)[] = [],
-    deny: readonly (string | PermissionRule)[] = [],
-  ) {
+  /** Rules as text (`Write(**)`) or built with `permissionRule`; each list defaults to none. */
+  constructor(mode: PermissionMode, rules: PermissionRules = {}) {
+    const { allow = [], ask = [], deny = [] } = rules;
     if (!Object.values(PermissionMode).includes(mode)) {
       throw new InvalidArgumentError(`unknown permission mode ${JSON.stringify(mode)}`);
     }
@@ -79,9 +82,8 @@ export class Permission {
 
   /** Reads and memory allowed under the workspace; writes, edits and execution asked. */
   static defaultInWorkspace(): Permission {
-    return new Permission(
-      PermissionMode.DEFAULT,
-      [
+    return new Permission(PermissionMode.DEFAULT, {
+      allow: [
         'Read(./**)',
         'LS(./**)',
         'Glob(./**)',
@@ -89,16 +91,18 @@ export class Permission {
         'MemoryRead(/memories/**)',
         'MemoryWrite(/memories/**)',
       ],
-      ['Write(./**)', 'Edit(./**)', 'MultiEdit(./**)', 'Execute'],
-    );
+      ask: ['Write(./**)', 'Edit(./**)', 'MultiEdit(./**)', 'Execute'],
+    });
   }
 
   static planMode(): Permission {
-    return new Permission(PermissionMode.PLAN, ['Read(./**)', 'LS(./**)', 'Glob(./**)', 'Grep(./**)']);
+    return new Permission(PermissionMode.PLAN, {
+      allow: ['Read(./**)', 'LS(./**)', 'Glob(./**)', 'Grep(./**)'],
+    });
   }
 
   static lockedDown(): Permission {
-    return new Permission(PermissionMode.LOCKED_DOWN, ['Execute', 'AskUserQuestion']);
+    return new Permission(PermissionMode.LOCKED_DOWN, { allow: ['Execute', 'AskUserQuestion'] });
   }
 
   /** Decides one call of a known tool. */

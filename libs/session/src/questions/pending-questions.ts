@@ -6,6 +6,16 @@ import { abortReason } from '@helios/core';
 import { UnknownQuestionError } from '../errors.js';
 import { checkResponse, type QuestionRequest, type QuestionResponse } from './question.js';
 
+/** Whom a question is for and how it is announced. */
+export interface AskOptions {
+  /** The asking run: its end cancels the question. */
+  readonly runId: string;
+  /** Ends the wait with its reason when it aborts. */
+  readonly signal: AbortSignal;
+  /** Emits QuestionAsked once the question is registered. */
+  readonly announce: () => Promise<void>;
+}
+
 interface Pending {
   readonly request: QuestionRequest;
   readonly runId: string;
@@ -20,12 +30,8 @@ export class PendingQuestions {
    * Waits for the answer. `announce` emits QuestionAsked after the question is registered, so an answer
    * given by an event reader is never early; the wait ends with the signal's reason when it aborts.
    */
-  ask(
-    request: QuestionRequest,
-    runId: string,
-    signal: AbortSignal,
-    announce: () => Promise<void>,
-  ): Promise<QuestionResponse> {
+  ask(request: QuestionRequest, options: AskOptions): Promise<QuestionResponse> {
+    const { runId, signal, announce } = options;
     if (signal.aborted) return Promise.reject(abortReason(signal));
     const answered = new Promise<QuestionResponse>((resolve, reject) => {
       const onAbort = (): void => {

@@ -4,18 +4,20 @@
  */
 import { type Message, TraceDetail, TraceRecorder } from '@helios/core';
 
-export function newRunTrace(
-  detail: TraceDetail | undefined,
-  sessionId: string,
-  runId: string,
-  modelId: string,
-): TraceRecorder {
+export interface RunTraceStart {
+  readonly detail: TraceDetail | undefined;
+  readonly sessionId: string;
+  readonly runId: string;
+  readonly modelId: string;
+}
+
+export function newRunTrace(start: RunTraceStart): TraceRecorder {
   return new TraceRecorder({
     name: 'session.run',
-    detail: detail ?? TraceDetail.STANDARD,
-    sessionId,
-    runId,
-    modelId,
+    detail: start.detail ?? TraceDetail.STANDARD,
+    sessionId: start.sessionId,
+    runId: start.runId,
+    modelId: start.modelId,
   });
 }
 

@@ -42,7 +42,9 @@ const microUsd = fc.oneof(fc.constantFrom(0n, 1n, MAX_I64), fc.bigInt({ min: 0n,
 
 const usage = fc
   .tuple(...Array.from({ length: 4 }, () => fc.oneof(fc.constant(0), fc.nat({ max: 2 ** 50 }))))
-  .map(([input, output, write, read]) => Usage.of(input!, output!, write, read));
+  .map(([input, output, write, read]) =>
+    Usage.of(input!, output!, { cacheWriteTokens: write, cacheReadTokens: read }),
+  );
 const cost = microUsd.map((amount) => CostEstimate.ofMicroUsd(amount));
 
 const serializedError: fc.Memo<SerializedError> = fc.memo((depth) => {

@@ -25,12 +25,10 @@ export function usageToWire(usage: Usage): Wire<Usage> {
 
 export function readUsage(value: unknown, path: string): Usage {
   const wire = WireObject.at(value, path);
-  const usage = Usage.of(
-    wire.count('inputTokens'),
-    wire.count('outputTokens'),
-    wire.count('cacheWriteTokens'),
-    wire.count('cacheReadTokens'),
-  );
+  const usage = Usage.of(wire.count('inputTokens'), wire.count('outputTokens'), {
+    cacheWriteTokens: wire.count('cacheWriteTokens'),
+    cacheReadTokens: wire.count('cacheReadTokens'),
+  });
   if (wire.count('totalTokens') !== usage.totalTokens) {
     throw new WireFormatError(
       wire.pathOf('totalTokens'),

@@ -171,6 +171,14 @@ export function ifPresent<K extends string, V>(key: K, value: V | undefined): { 
   return value === undefined ? {} : ({ [key]: value } as { readonly [P in K]: V });
 }
 
+/**
+ * A frozen lookup table keyed by variant name, without a prototype: a name the family lacks (even
+ * `constructor` or `__proto__`) finds nothing rather than an inherited member.
+ */
+export function variantTable<T extends object>(table: T): T {
+  return Object.freeze(Object.assign(Object.create(null) as T, table));
+}
+
 /** The names of a closed family, from a record the compiler checks has every one of them. */
 export function variantNames<T extends string>(names: Readonly<Record<T, true>>): readonly T[] {
   return Object.freeze(Object.keys(names) as T[]);

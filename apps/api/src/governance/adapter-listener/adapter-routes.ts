@@ -31,7 +31,7 @@ export interface AdapterRequest {
   readonly params: Readonly<Record<string, string>>;
 }
 
-/** The service's answer: status and the snake_case body the seed shows. */
+/** The HTTP answer: the status the handler mapped the service's result to, and its snake_case body. */
 export interface AdapterReply {
   readonly status: number;
   readonly body: unknown;

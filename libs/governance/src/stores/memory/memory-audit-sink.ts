@@ -1,5 +1,5 @@
 /** Keeps audit records in memory (tests, embedding without persistence). */
-import { type AuditRecord } from '../../service/audit-record.js';
+import { type AuditRecord } from '../audit-record.js';
 import { type AuditDelivery, type AuditSink } from '../audit-sink.js';
 
 export class MemoryAuditSink implements AuditSink {

@@ -8,11 +8,11 @@ const write = (key: string, data: unknown = 'x') => ({ key, data, toolName: 'sea
 describe('MemoryEvidenceStore idle eviction', () => {
   it('at the session cap, evicts the least recently active idle session; never an active one', async () => {
     const store = new MemoryEvidenceStore({ idleTtlMs: HOUR });
-    expect(await store.put('a', write('k'), 0, caps)).toBe('stored');
-    expect(await store.put('b', write('k'), 10, caps)).toBe('stored');
-    expect(await store.put('c', write('k'), HOUR - 1, caps)).toBe('capacity_exhausted');
+    expect(await store.put('a', write('k'), 0, caps)).toBe('Stored');
+    expect(await store.put('b', write('k'), 10, caps)).toBe('Stored');
+    expect(await store.put('c', write('k'), HOUR - 1, caps)).toBe('CapacityExhausted');
     await store.recordToolCall('a', 'search', true, HOUR, caps); // a is active again; b is now the oldest
-    expect(await store.put('c', write('k'), HOUR + 10, caps)).toBe('stored');
+    expect(await store.put('c', write('k'), HOUR + 10, caps)).toBe('Stored');
     expect((await store.grounding('b', HOUR + 10)).evidence.size).toBe(0); // reads as never seen
     expect((await store.sessionState('a', HOUR + 10)).completedTools).toEqual(['search']);
   });
@@ -20,9 +20,9 @@ describe('MemoryEvidenceStore idle eviction', () => {
   it("frees an evicted session's bytes for the byte cap", async () => {
     const store = new MemoryEvidenceStore({ idleTtlMs: HOUR });
     const small = { maxSessions: 10, maxBytes: 40 };
-    expect(await store.put('a', write('k', 'y'.repeat(20)), 0, small)).toBe('stored');
-    expect(await store.putContext('b', 'k', 'z'.repeat(20), 1, small)).toBe('capacity_exhausted');
-    expect(await store.putContext('b', 'k', 'z'.repeat(20), HOUR, small)).toBe('stored');
+    expect(await store.put('a', write('k', 'y'.repeat(20)), 0, small)).toBe('Stored');
+    expect(await store.putContext('b', 'k', 'z'.repeat(20), 1, small)).toBe('CapacityExhausted');
+    expect(await store.putContext('b', 'k', 'z'.repeat(20), HOUR, small)).toBe('Stored');
     expect((await store.sessionState('a', HOUR)).evidence).toEqual([]);
   });
 

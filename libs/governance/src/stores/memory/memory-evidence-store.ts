@@ -89,12 +89,12 @@ export class MemoryEvidenceStore implements EvidenceStore {
     nowMs: number,
     caps: SessionStoreCaps,
   ): Promise<EvidencePutOutcome> {
-    if (this.closed) return Promise.resolve('closed');
+    if (this.closed) return Promise.resolve('Closed');
     const bytes =
       jsonByteLength(write.key) + jsonByteLength(write.data ?? null) + jsonByteLength(write.toolName);
     const previous = this.sessions.get(sessionId)?.evidence.get(write.key)?.bytes ?? 0;
     const session = this.sessionWithRoom(sessionId, bytes - previous, caps, nowMs);
-    if (session === undefined) return Promise.resolve('capacity_exhausted');
+    if (session === undefined) return Promise.resolve('CapacityExhausted');
     const ttlMs = (write.ttlSeconds ?? DEFAULT_EVIDENCE_TTL_SECONDS) * 1_000;
     this.grow(session, bytes - previous);
     session.evidence.set(write.key, {
@@ -104,7 +104,7 @@ export class MemoryEvidenceStore implements EvidenceStore {
       expiresAtMs: nowMs + ttlMs,
       bytes,
     });
-    return Promise.resolve('stored');
+    return Promise.resolve('Stored');
   }
 
   putContext(
@@ -114,14 +114,14 @@ export class MemoryEvidenceStore implements EvidenceStore {
     nowMs: number,
     caps: SessionStoreCaps,
   ): Promise<EvidencePutOutcome> {
-    if (this.closed) return Promise.resolve('closed');
+    if (this.closed) return Promise.resolve('Closed');
     const bytes = jsonByteLength(key) + jsonByteLength(value ?? null);
     const previous = this.sessions.get(sessionId)?.context.get(key)?.bytes ?? 0;
     const session = this.sessionWithRoom(sessionId, bytes - previous, caps, nowMs);
-    if (session === undefined) return Promise.resolve('capacity_exhausted');
+    if (session === undefined) return Promise.resolve('CapacityExhausted');
     this.grow(session, bytes - previous);
     session.context.set(key, { value, bytes });
-    return Promise.resolve('stored');
+    return Promise.resolve('Stored');
   }
 
   recordToolCall(
@@ -161,7 +161,7 @@ export class MemoryEvidenceStore implements EvidenceStore {
     });
   }
 
-  /** Stops accepting writes (shutdown); later puts report `closed`. */
+  /** Stops accepting writes (shutdown); later puts report `Closed`. */
   close(): void {
     this.closed = true;
   }

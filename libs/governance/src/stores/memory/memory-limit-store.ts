@@ -3,6 +3,15 @@
  * without interleaving (no await inside), which is what makes `reserve` atomic here.
  */
 import {
+  bucketId,
+  checkSnapshot,
+  committedSnapshot,
+  nextBudgetEpoch,
+  retiredBudgetEpoch,
+  sameWindow,
+  type BudgetEpoch,
+} from '../limit-arithmetic.js';
+import {
   type BucketCheck,
   type BucketRef,
   type BucketSnapshot,
@@ -13,13 +22,11 @@ import {
   type LimitStore,
   type ReserveOutcome,
   type ReserveRequest,
-  RETIRED_BUDGET_IDENTITY,
 } from '../limit-store.js';
 import { SlidingBucket } from './sliding-bucket.js';
 
 interface BucketEntry {
   readonly bucket: SlidingBucket;
-  readonly windowKey: string;
   readonly senderScoped: boolean;
 }
 
@@ -28,7 +35,7 @@ export class MemoryLimitStore implements LimitStore {
   /** Reservation id → buckets it holds, so release/commit touch only those. */
   private readonly reservations = new Map<string, string[]>();
   private readonly committed = new Map<string, readonly BucketSnapshot[]>();
-  private readonly epochs = new Map<string, { identity: string; epoch: number }>();
+  private readonly epochs = new Map<string, BudgetEpoch>();
   private readonly ledgerRows: LedgerEntry[] = [];
 
   peek(checks: readonly BucketCheck[], nowMs: number): Promise<readonly BucketSnapshot[]> {
@@ -81,12 +88,7 @@ export class MemoryLimitStore implements LimitStore {
           timestampMs: nowMs,
         });
       }
-      const used = bucket.used(nowMs);
-      return {
-        used,
-        allowed: used <= charge.limit,
-        resetAtMs: bucket.snapshot(0n, charge.limit, nowMs).resetAtMs,
-      };
+      return committedSnapshot(charge.limit, bucket.state(nowMs), nowMs);
     });
     this.committed.set(reservationId, snapshots);
     return Promise.resolve(snapshots);
@@ -101,12 +103,11 @@ export class MemoryLimitStore implements LimitStore {
     // A budget the policy no longer names is retired: adding it back later starts a fresh pot.
     const named = new Set(budgets.map((budget) => budget.name));
     for (const [name, known] of this.epochs) {
-      if (!named.has(name)) this.epochs.set(name, { identity: RETIRED_BUDGET_IDENTITY, epoch: known.epoch });
+      if (!named.has(name)) this.epochs.set(name, retiredBudgetEpoch(known));
     }
     const out = new Map<string, number>();
     for (const { name, identity } of budgets) {
-      const known = this.epochs.get(name);
-      const epoch = known === undefined ? 1 : known.identity === identity ? known.epoch : known.epoch + 1;
+      const epoch = nextBudgetEpoch(this.epochs.get(name), identity);
       this.epochs.set(name, { identity, epoch });
       out.set(name, epoch);
     }
@@ -124,27 +125,15 @@ export class MemoryLimitStore implements LimitStore {
   }
 
   private snapshotOf(check: BucketCheck, nowMs: number): BucketSnapshot {
-    const entry = this.buckets.get(bucketId(check));
-    if (entry === undefined || entry.windowKey !== windowKey(check)) {
-      return {
-        used: 0n,
-        allowed: check.amount <= check.limit,
-        resetAtMs: check.window.type === 'sliding' ? nowMs + check.window.ms : null,
-      };
-    }
-    return entry.bucket.snapshot(check.amount, check.limit, nowMs);
+    return checkSnapshot(check, this.buckets.get(bucketId(check))?.bucket.state(nowMs), nowMs);
   }
 
   /** A bucket whose window changed (a reconfigured rule) starts over. */
   private entryFor(check: BucketCheck, nowMs: number): BucketEntry {
     const id = bucketId(check);
     const existing = this.buckets.get(id);
-    if (existing !== undefined && existing.windowKey === windowKey(check)) return existing;
-    const entry = {
-      bucket: new SlidingBucket(check.window, nowMs),
-      windowKey: windowKey(check),
-      senderScoped: check.senderScoped,
-    };
+    if (existing !== undefined && sameWindow(existing.bucket.window, check.window)) return existing;
+    const entry = { bucket: new SlidingBucket(check.window, nowMs), senderScoped: check.senderScoped };
     this.buckets.set(id, entry);
     return entry;
   }
@@ -176,12 +165,4 @@ export class MemoryLimitStore implements LimitStore {
       this.buckets.get(id)?.bucket.release(reservationId);
     this.reservations.delete(reservationId);
   }
-}
-
-function bucketId(ref: BucketRef): string {
-  return `${ref.family}|${ref.epoch}|${ref.key}`;
-}
-
-function windowKey(check: BucketCheck): string {
-  return check.window.type === 'sliding' ? `s${check.window.ms}` : `p${check.window.idleTtlMs}`;
 }

@@ -3,15 +3,15 @@ import {
   type BaselineCaps,
   type BaselineObservation,
   type ToolBaselineStore,
-  type ToolDefinition,
+  type ObservedToolDefinition,
 } from '../tool-baseline-store.js';
 import { sameJson } from '../../util/same-json.js';
 
 interface Seen {
-  readonly baseline: ToolDefinition;
+  readonly baseline: ObservedToolDefinition;
   readonly baselineBytes: number;
   /** A definition sent again unchanged (the usual case) is compared, not copied or serialized. */
-  current: ToolDefinition;
+  current: ObservedToolDefinition;
   /** 0 while `current` is the baseline itself. */
   currentBytes: number;
 }
@@ -23,7 +23,7 @@ interface OriginTools {
 }
 
 interface Copy {
-  readonly definition: ToolDefinition;
+  readonly definition: ObservedToolDefinition;
   readonly bytes: number;
 }
 
@@ -33,19 +33,19 @@ export class MemoryToolBaselineStore implements ToolBaselineStore {
   observe(
     origin: string,
     toolName: string,
-    definition: ToolDefinition | undefined,
+    definition: ObservedToolDefinition | undefined,
     caps: BaselineCaps,
   ): BaselineObservation {
     let kept = this.origins.get(origin);
     if (kept === undefined) {
-      if (this.origins.size >= caps.maxOrigins) return { type: 'origin_limit' };
+      if (this.origins.size >= caps.maxOrigins) return { type: 'OriginLimit' };
       kept = { tools: new Map(), bytes: 0 };
       this.origins.set(origin, kept);
     }
     let seen = kept.tools.get(toolName);
     if (definition !== undefined) {
       if (seen === undefined) {
-        if (kept.tools.size >= caps.maxToolsPerOrigin) return { type: 'tool_limit' };
+        if (kept.tools.size >= caps.maxToolsPerOrigin) return { type: 'ToolLimit' };
         const copy = copyOf(definition);
         const refused = refusal(copy.bytes, kept.bytes + copy.bytes, caps);
         if (refused !== undefined) return refused;
@@ -66,18 +66,18 @@ export class MemoryToolBaselineStore implements ToolBaselineStore {
         seen.currentBytes = copy.bytes;
       }
     }
-    return { type: 'observed', baseline: seen?.baseline, current: seen?.current };
+    return { type: 'Observed', baseline: seen?.baseline, current: seen?.current };
   }
 }
 
 function refusal(bytes: number, originBytes: number, caps: BaselineCaps): BaselineObservation | undefined {
-  if (bytes > caps.maxToolDefinitionBytes) return { type: 'definition_too_large' };
-  if (originBytes > caps.maxToolDefinitionBytesPerOrigin) return { type: 'tool_limit' };
+  if (bytes > caps.maxToolDefinitionBytes) return { type: 'DefinitionTooLarge' };
+  if (originBytes > caps.maxToolDefinitionBytesPerOrigin) return { type: 'ToolLimit' };
   return undefined;
 }
 
 /** Kept as a copy (the caller's object may change after the call), measured by the text it came from. */
-function copyOf(definition: ToolDefinition): Copy {
+function copyOf(definition: ObservedToolDefinition): Copy {
   const text = JSON.stringify(definition);
-  return { definition: JSON.parse(text) as ToolDefinition, bytes: Buffer.byteLength(text, 'utf8') };
+  return { definition: JSON.parse(text) as ObservedToolDefinition, bytes: Buffer.byteLength(text, 'utf8') };
 }

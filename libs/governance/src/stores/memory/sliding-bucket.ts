@@ -1,5 +1,6 @@
 /** One counter bucket in memory: timestamped charges (pruned as they leave the window) plus live holds. */
-import { type BucketSnapshot, type BucketWindow } from '../limit-store.js';
+import { isIdleSessionPot, type BucketState } from '../limit-arithmetic.js';
+import { type BucketWindow } from '../limit-store.js';
 
 interface Charge {
   readonly atMs: number;
@@ -18,7 +19,7 @@ export class SlidingBucket {
   private lastActivityMs: number;
 
   constructor(
-    private readonly window: BucketWindow,
+    readonly window: BucketWindow,
     nowMs: number,
   ) {
     this.lastActivityMs = nowMs;
@@ -34,9 +35,17 @@ export class SlidingBucket {
     return used;
   }
 
-  snapshot(amount: bigint, limit: bigint, nowMs: number, exceptReservation?: string): BucketSnapshot {
-    const used = this.used(nowMs, exceptReservation);
-    return { used, allowed: used + amount <= limit, resetAtMs: this.resetAtMs(nowMs) };
+  /** The bucket as limit-arithmetic.ts reads it, after pruning. */
+  state(nowMs: number, exceptReservation?: string): BucketState {
+    const held = this.used(nowMs, exceptReservation) - this.chargedSum;
+    return {
+      window: this.window,
+      lastActivityMs: this.lastActivityMs,
+      charged: this.chargedSum,
+      oldestChargeMs: this.window.type === 'sliding' ? (this.charges[0]?.atMs ?? null) : null,
+      held,
+      liveHold: this.holds.size > 0,
+    };
   }
 
   hold(reservationId: string, amount: bigint, expiresAtMs: number, nowMs: number): void {
@@ -61,19 +70,13 @@ export class SlidingBucket {
     return this.charges.length === 0 && this.holds.size === 0;
   }
 
-  private resetAtMs(nowMs: number): number | null {
-    if (this.window.type === 'session') return null;
-    const oldest = this.charges[0];
-    return (oldest?.atMs ?? nowMs) + this.window.ms;
-  }
-
   private prune(nowMs: number): void {
     for (const [id, hold] of this.holds) {
       if (hold.expiresAtMs <= nowMs) this.holds.delete(id);
     }
     if (this.window.type === 'session') {
       // An idle session pot is collected: the session is over.
-      if (this.holds.size === 0 && nowMs - this.lastActivityMs > this.window.idleTtlMs) {
+      if (isIdleSessionPot(this.window, this.lastActivityMs, this.holds.size > 0, nowMs)) {
         this.charges = [];
         this.chargedSum = 0n;
       }

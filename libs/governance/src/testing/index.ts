@@ -1,0 +1,18 @@
+/**
+ * @helios/governance/testing — the package's test kit: a GovernanceService over in-memory stores with a
+ * manual clock (`harness`), and contract suites every store implementation runs, so the in-memory stores
+ * and the PostgreSQL ones are held to the same cases. Imports `vitest`; use it from tests only.
+ */
+export { decidedBody, harness, ManualClock, type Harness } from './service-harness.js';
+export { type ContractFactory, type ContractSubject } from './contracts/contract-subject.js';
+export { describeLimitStoreContract, type LedgeredLimitStore } from './contracts/limit-store-contract.js';
+export {
+  describePendingEvaluationStoreContract,
+  type BacklogReportingStore,
+} from './contracts/pending-evaluation-store-contract.js';
+export { describeApprovalTicketStoreContract } from './contracts/approval-ticket-store-contract.js';
+export {
+  auditRecord,
+  describeAuditSinkContract,
+  type AuditSinkSubject,
+} from './contracts/audit-sink-contract.js';

@@ -1,0 +1,63 @@
+/** `approval_tickets` (migration GovernanceStores1764633600000): approval tickets, resolved by compare-and-set. */
+import { EntitySchema } from 'typeorm';
+import { oneOf } from './schema-terms.js';
+
+export interface ApprovalTicketRow {
+  readonly id: string;
+  readonly evaluationId: string | null;
+  readonly channelName: string;
+  readonly toolName: string;
+  readonly toolInput: unknown;
+  readonly matchedRule: string | null;
+  readonly ruleIndex: number | null;
+  readonly sessionId: string | null;
+  readonly requestedAtMs: string;
+  readonly timeoutAtMs: string;
+  readonly timeoutMs: string;
+  readonly status: string;
+  readonly breachedBudgets: unknown;
+  readonly resolvedAtMs: string | null;
+  readonly resolvedBy: string | null;
+  readonly denialReason: string | null;
+  readonly createdAt: Date;
+}
+
+const STATUSES = [
+  'pending',
+  'approved',
+  'denied',
+  'timeout',
+  'cancelled',
+  'break_glass',
+  'client_disconnected',
+  'shutdown_cancelled',
+];
+
+export const ApprovalTicketEntity = new EntitySchema<ApprovalTicketRow>({
+  name: 'ApprovalTicket',
+  tableName: 'approval_tickets',
+  columns: {
+    id: { type: 'text', primary: true, primaryKeyConstraintName: 'approval_tickets_pkey' },
+    evaluationId: { name: 'evaluation_id', type: 'text', nullable: true },
+    channelName: { name: 'channel_name', type: 'text' },
+    toolName: { name: 'tool_name', type: 'text' },
+    toolInput: { name: 'tool_input', type: 'jsonb' },
+    matchedRule: { name: 'matched_rule', type: 'text', nullable: true },
+    ruleIndex: { name: 'rule_index', type: 'integer', nullable: true },
+    sessionId: { name: 'session_id', type: 'text', nullable: true },
+    requestedAtMs: { name: 'requested_at_ms', type: 'bigint' },
+    timeoutAtMs: { name: 'timeout_at_ms', type: 'bigint' },
+    timeoutMs: { name: 'timeout_ms', type: 'bigint' },
+    status: { type: 'text' },
+    breachedBudgets: { name: 'breached_budgets', type: 'jsonb', nullable: true },
+    resolvedAtMs: { name: 'resolved_at_ms', type: 'bigint', nullable: true },
+    resolvedBy: { name: 'resolved_by', type: 'text', nullable: true },
+    denialReason: { name: 'denial_reason', type: 'text', nullable: true },
+    createdAt: { name: 'created_at', type: 'timestamptz', default: () => 'now()' },
+  },
+  indices: [
+    { name: 'approval_tickets_evaluation_id', columns: ['evaluationId'] },
+    { name: 'approval_tickets_requested_at', columns: ['requestedAtMs'] },
+  ],
+  checks: [{ name: 'approval_tickets_status_check', expression: oneOf('status', STATUSES) }],
+});

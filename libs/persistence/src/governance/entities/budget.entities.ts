@@ -1,0 +1,80 @@
+/**
+ * The budget ledger (`budget_events`, every budget charge) and `budget_meta` (the epoch of each budget's
+ * identity tuple), from migration GovernanceStores1764633600000. Amounts and epoch milliseconds are
+ * bigint; pg returns them as strings.
+ */
+import { EntitySchema } from 'typeorm';
+import { atLeast, IDENTITY, oneOf } from './schema-terms.js';
+
+export interface BudgetMetaRow {
+  readonly budgetName: string;
+  readonly identity: string;
+  readonly epoch: number;
+  readonly updatedAt: Date;
+}
+
+export const BudgetMetaEntity = new EntitySchema<BudgetMetaRow>({
+  name: 'BudgetMeta',
+  tableName: 'budget_meta',
+  columns: {
+    budgetName: {
+      name: 'budget_name',
+      type: 'text',
+      primary: true,
+      primaryKeyConstraintName: 'budget_meta_pkey',
+    },
+    identity: { type: 'text' },
+    epoch: { type: 'integer' },
+    updatedAt: { name: 'updated_at', type: 'timestamptz', default: () => 'now()' },
+  },
+  checks: [{ name: 'budget_meta_epoch_check', expression: atLeast('epoch', 1) }],
+});
+
+export interface BudgetEventRow {
+  readonly id: string;
+  readonly budgetName: string;
+  readonly epoch: number;
+  readonly bucketKey: string;
+  readonly kind: 'spend' | 'approved_overage';
+  readonly amount: string;
+  readonly currency: string;
+  readonly toolName: string;
+  readonly origin: string;
+  /** No foreign key: the ledger row is written at commit, its audit record may follow. */
+  readonly auditRecordId: string;
+  readonly timestampMs: string;
+  readonly createdAt: Date;
+}
+
+export const BudgetEventEntity = new EntitySchema<BudgetEventRow>({
+  name: 'BudgetEvent',
+  tableName: 'budget_events',
+  columns: {
+    id: {
+      type: 'bigint',
+      primary: true,
+      generated: IDENTITY,
+      primaryKeyConstraintName: 'budget_events_pkey',
+    },
+    budgetName: { name: 'budget_name', type: 'text' },
+    epoch: { type: 'integer' },
+    bucketKey: { name: 'bucket_key', type: 'text' },
+    kind: { type: 'text' },
+    amount: { type: 'bigint' },
+    currency: { type: 'text' },
+    toolName: { name: 'tool_name', type: 'text' },
+    origin: { type: 'text' },
+    auditRecordId: { name: 'audit_record_id', type: 'text' },
+    timestampMs: { name: 'timestamp_ms', type: 'bigint' },
+    createdAt: { name: 'created_at', type: 'timestamptz', default: () => 'now()' },
+  },
+  indices: [
+    { name: 'budget_events_pot', columns: ['budgetName', 'epoch', 'bucketKey', 'timestampMs'] },
+    { name: 'budget_events_timestamp_ms', columns: ['timestampMs'] },
+  ],
+  checks: [
+    { name: 'budget_events_epoch_check', expression: atLeast('epoch', 0) },
+    { name: 'budget_events_kind_check', expression: oneOf('kind', ['spend', 'approved_overage']) },
+    { name: 'budget_events_amount_check', expression: atLeast('amount', 0) },
+  ],
+});

@@ -18,7 +18,7 @@ import { SessionsModule } from './sessions/sessions.module.js';
 export interface AppModuleOptions {
   readonly config: HeliosConfig;
   readonly env: NodeJS.ProcessEnv;
-  readonly governance?: GovernanceModuleOptions;
+  readonly governance: GovernanceModuleOptions;
   /** Where every log line goes instead of stdout (tests read them). */
   readonly logDestination?: DestinationStream;
 }

@@ -12,6 +12,7 @@ import { mainApiRefusals } from './common/main-api-refusals.js';
 import { ListenError } from './common/listen-error.js';
 import { type GovernanceModuleOptions } from './governance/governance.module.js';
 import { GovernanceHost } from './governance/governance-host.service.js';
+import { prepareGovernance } from './governance/governance-policy.js';
 import { type Database } from './persistence/database.js';
 import { DatabaseService } from './persistence/database.service.js';
 import { setUpSwagger } from './swagger/swagger.js';
@@ -32,24 +33,24 @@ export interface RunningServer {
 
 /** In-process seams for tests; the process entry point (main.ts) passes none. */
 export interface ServerOptions {
-  readonly governance?: GovernanceModuleOptions;
+  readonly governance?: Pick<GovernanceModuleOptions, 'clock'>;
   /** Where every log line goes instead of stdout, so tests can read them. */
   readonly logDestination?: DestinationStream;
 }
 
-/** The Nest application over Fastify with its global pipes, request ids and connection limits; not started. */
+/**
+ * The Nest application over Fastify with its global pipes, request ids and connection limits; not
+ * started. The governance policy is compiled first: an invalid one (GovernancePolicyError, every issue
+ * by path) stops the start before any module exists.
+ */
 export async function createApp(
   config: HeliosConfig,
   env: NodeJS.ProcessEnv,
   options: ServerOptions = {},
 ): Promise<NestFastifyApplication> {
+  const governance = { policy: prepareGovernance(config, env), ...options.governance };
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot({
-      config,
-      env,
-      governance: options.governance,
-      logDestination: options.logDestination,
-    }),
+    AppModule.forRoot({ config, env, governance, logDestination: options.logDestination }),
     new FastifyAdapter({
       bodyLimit: config.server.bodyLimitBytes,
       return503OnClosing: true,

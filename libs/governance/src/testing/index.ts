@@ -5,12 +5,23 @@
  */
 export { decidedBody, harness, ManualClock, type Harness } from './service-harness.js';
 export { type ContractFactory, type ContractSubject } from './contracts/contract-subject.js';
-export { describeLimitStoreContract, type LedgeredLimitStore } from './contracts/limit-store-contract.js';
+export {
+  bucketCheck,
+  chargeContext,
+  describeLimitStoreContract,
+  reserveRequest,
+  type LedgeredLimitStore,
+} from './contracts/limit-store-contract.js';
 export {
   describePendingEvaluationStoreContract,
+  pendingEntry,
+  tombstone,
   type BacklogReportingStore,
 } from './contracts/pending-evaluation-store-contract.js';
-export { describeApprovalTicketStoreContract } from './contracts/approval-ticket-store-contract.js';
+export {
+  approvalTicket,
+  describeApprovalTicketStoreContract,
+} from './contracts/approval-ticket-store-contract.js';
 export {
   auditRecord,
   describeAuditSinkContract,

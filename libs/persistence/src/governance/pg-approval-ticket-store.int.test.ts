@@ -2,27 +2,10 @@
  * What the PostgreSQL ticket store adds to the ApprovalTicketStore contract (store-contracts.int.test.ts
  * runs that): one winner when resolvers in two pools (two API processes) race.
  */
-import { type ApprovalTicket } from '@helios/governance';
+import { approvalTicket } from '@helios/governance/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
 import { PgApprovalTicketStore } from './pg-approval-ticket-store.js';
-
-const ticket = (id: string, overrides: Partial<ApprovalTicket> = {}): ApprovalTicket => ({
-  id,
-  evaluationId: `eval-${id}`,
-  channelName: 'native:sdk',
-  toolName: 'pay',
-  toolInput: { amount: 40 },
-  matchedRule: 'pay',
-  ruleIndex: 2,
-  sessionId: 's1',
-  requestedAtMs: 1_000,
-  timeoutAtMs: 301_000,
-  timeoutMs: 300_000,
-  status: 'pending',
-  breachedBudgets: undefined,
-  ...overrides,
-});
 
 describe.each(databaseTargets)('PgApprovalTicketStore on the %s database', (_name, makeDatabase) => {
   const db = sharedDatabase(makeDatabase);
@@ -33,7 +16,7 @@ describe.each(databaseTargets)('PgApprovalTicketStore on the %s database', (_nam
   });
 
   it('lets exactly one of many concurrent resolvers win, across two pools', async () => {
-    await store.create(ticket('contested'));
+    await store.create(approvalTicket('contested'));
     const other = new PgApprovalTicketStore(await db.open(5));
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>

@@ -3,35 +3,15 @@
  * that): the ledger's filter by budget and epoch, and admission when two pools (two API processes)
  * race on one database.
  */
-import { type BucketCheck, type CommitCharge, type ReserveRequest } from '@helios/governance';
+import { type CommitCharge } from '@helios/governance';
+import { bucketCheck, chargeContext, reserveRequest } from '@helios/governance/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
 import { PgLimitStore } from './pg-limit-store.js';
 
-const check = (overrides: Partial<BucketCheck> = {}): BucketCheck => ({
-  family: 'budget',
-  key: 'budget:p:session:s',
-  epoch: 1,
-  amount: 2n,
-  limit: 5n,
-  window: { type: 'session', idleTtlMs: 1_000 },
-  onBreach: 'refuse',
-  senderScoped: false,
-  ...overrides,
-});
-
-const context = { auditRecordId: 'a', toolName: 't', origin: 'o' };
 let unique = 0;
 /** A bucket key no other test touches (tests share one database). */
 const fresh = (prefix: string): string => `${prefix}:${(unique += 1)}`;
-
-const request = (reservationId: string, checks: BucketCheck[], overrides: Partial<ReserveRequest> = {}) => ({
-  reservationId,
-  checks,
-  expiresAtMs: 10_000,
-  maxSenderKeys: 10,
-  ...overrides,
-});
 
 describe.each(databaseTargets)('PgLimitStore on the %s database', (_name, makeDatabase) => {
   const db = sharedDatabase(makeDatabase);
@@ -44,15 +24,15 @@ describe.each(databaseTargets)('PgLimitStore on the %s database', (_name, makeDa
   it('lists the ledger filtered by budget name and by epoch, oldest first', async () => {
     const [payments, infra] = [fresh('payments'), fresh('infra')];
     const charge = (budgetName: string, epoch: number, amount: bigint): CommitCharge => ({
-      ...check({ key: `budget:${budgetName}:global`, epoch, amount, limit: 100n }),
+      ...bucketCheck({ key: `budget:${budgetName}:global`, epoch, amount, limit: 100n }),
       ledger: { budgetName, kind: 'spend', currency: 'USD' },
     });
     const first = [charge(payments, 1, 1n), charge(infra, 1, 2n)];
     const second = [charge(payments, 2, 3n)];
-    await store.reserve(request('ledger-1', first), 7);
-    await store.commit('ledger-1', first, context, 7);
-    await store.reserve(request('ledger-2', second), 8);
-    await store.commit('ledger-2', second, context, 8);
+    await store.reserve(reserveRequest('ledger-1', first), 7);
+    await store.commit('ledger-1', first, chargeContext, 7);
+    await store.reserve(reserveRequest('ledger-2', second), 8);
+    await store.commit('ledger-2', second, chargeContext, 8);
     const rows = async (filter: { budgetName?: string; epoch?: number }) =>
       (await store.ledger(filter)).map((row) => [row.budgetName, row.epoch, row.amount, row.timestampMs]);
     expect(await rows({ budgetName: payments })).toEqual([
@@ -67,7 +47,7 @@ describe.each(databaseTargets)('PgLimitStore on the %s database', (_name, makeDa
   });
 
   it('admits exactly 50 of 200 when two separate pools (two API processes) race on one database', async () => {
-    const pot = check({
+    const pot = bucketCheck({
       key: fresh('budget:two-processes'),
       amount: 1_000_000n,
       limit: 50_000_000n,
@@ -76,7 +56,7 @@ describe.each(databaseTargets)('PgLimitStore on the %s database', (_name, makeDa
     const [first, second] = [new PgLimitStore(await db.open(8)), new PgLimitStore(await db.open(8))];
     const outcomes = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        (i % 2 === 0 ? first : second).reserve(request(`two-${i}`, [pot], { expiresAtMs: 60_000 }), 1),
+        (i % 2 === 0 ? first : second).reserve(reserveRequest(`two-${i}`, [pot], { expiresAtMs: 60_000 }), 1),
       ),
     );
     const reserved = outcomes.flatMap((o, i) => (o.type === 'reserved' ? [i] : []));
@@ -85,7 +65,7 @@ describe.each(databaseTargets)('PgLimitStore on the %s database', (_name, makeDa
     expect(reserved.some((i) => i % 2 === 0) && reserved.some((i) => i % 2 === 1)).toBe(true);
     const charge = { ...pot, ledger: { budgetName: 'race', kind: 'spend' as const, currency: 'USD' } };
     await Promise.all(
-      reserved.map((i) => (i % 2 === 0 ? second : first).commit(`two-${i}`, [charge], context, 2)),
+      reserved.map((i) => (i % 2 === 0 ? second : first).commit(`two-${i}`, [charge], chargeContext, 2)),
     );
     expect((await store.peek([pot], 3))[0]?.used).toBe(50_000_000n);
     expect(await store.ledger({ budgetName: 'race' })).toHaveLength(50);

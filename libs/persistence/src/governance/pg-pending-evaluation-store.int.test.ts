@@ -3,45 +3,12 @@
  * runs that): races between two pools (two API processes), entries surviving a new DataSource, and the
  * queue table's vacuum settings.
  */
-import { type PendingEvaluation, type Tombstone } from '@helios/governance';
+import { pendingEntry, tombstone } from '@helios/governance/testing';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
 import { PgPendingEvaluationStore } from './pg-pending-evaluation-store.js';
 
-const entry = (evaluationId: string, overrides: Partial<PendingEvaluation> = {}): PendingEvaluation => ({
-  evaluationId,
-  auditRecordId: `audit-${evaluationId}`,
-  origin: 'sdk',
-  agentId: null,
-  sessionId: 's1',
-  toolName: 'pay',
-  toolInputJson: JSON.stringify({ amount: 12.5, nested: { list: [1, 'two', null] } }),
-  metadataJson: JSON.stringify({ sender_id: 'U7' }),
-  action: 'allow',
-  matchedRuleName: 'pay',
-  matchedRuleIndex: 0,
-  flaggedDestructive: false,
-  reservationId: undefined,
-  charges: [],
-  budgetsAtEvaluate: undefined,
-  approvalTicketId: undefined,
-  timestampIso: '2026-01-01T00:00:00.000Z',
-  createdAtMs: 1_000,
-  expiresAtMs: 601_000,
-  bytes: 100,
-  ...overrides,
-});
-
 const caps = { maxCount: 3, maxBytes: 1_000 };
-const tombstone = (evaluationId: string, overrides: Partial<Tombstone> = {}): Tombstone => ({
-  evaluationId,
-  auditRecordId: `audit-${evaluationId}`,
-  finalizedBy: 'audit',
-  payloadHash: 'h1',
-  expiresAtMs: 5_000,
-  ...overrides,
-});
-
 describe.each(databaseTargets)('PgPendingEvaluationStore on the %s database', (target, makeDatabase) => {
   const db = sharedDatabase(makeDatabase);
   let store: PgPendingEvaluationStore;
@@ -61,14 +28,14 @@ describe.each(databaseTargets)('PgPendingEvaluationStore on the %s database', (t
     const other = new PgPendingEvaluationStore(await db.open(5));
     const wide = { maxCount: 10, maxBytes: 1_000_000 };
     const admitted = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 ? store : other).admit(entry(`race-${i}`), wide)),
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? store : other).admit(pendingEntry(`race-${i}`), wide)),
     );
     expect(admitted.filter(Boolean)).toHaveLength(10);
     expect((await store.backlog()).count).toBe(10);
   });
 
   it('finalizes once when two pools race to finalize the same entry', async () => {
-    await store.admit(entry('f1'), caps);
+    await store.admit(pendingEntry('f1'), caps);
     const [a, b] = await Promise.all([
       store.finalize(tombstone('f1')),
       new PgPendingEvaluationStore(await db.open(2)).finalize(tombstone('f1', { payloadHash: 'other' })),
@@ -79,9 +46,9 @@ describe.each(databaseTargets)('PgPendingEvaluationStore on the %s database', (t
   });
 
   it('keeps pending entries across a new DataSource (what a restarted process sees)', async () => {
-    await store.admit(entry('durable', { charges: [] }), caps);
+    await store.admit(pendingEntry('durable', { charges: [] }), caps);
     const restarted = new PgPendingEvaluationStore(await db.open(2));
-    expect(await restarted.get('durable')).toStrictEqual(entry('durable'));
+    expect(await restarted.get('durable')).toStrictEqual(pendingEntry('durable'));
     expect((await restarted.due(601_000, 10)).map((e) => e.evaluationId)).toEqual(['durable']);
   });
 

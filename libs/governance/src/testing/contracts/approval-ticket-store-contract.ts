@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { type ApprovalTicket, type ApprovalTicketStore } from '../../stores/approval-ticket-store.js';
 import { subjectPerCase, unique, type ContractFactory } from './contract-subject.js';
 
-const ticket = (id: string, overrides: Partial<ApprovalTicket> = {}): ApprovalTicket => ({
+/** A pending native ticket `id`; fields overridable. */
+export const approvalTicket = (id: string, overrides: Partial<ApprovalTicket> = {}): ApprovalTicket => ({
   id,
   evaluationId: `eval-${id}`,
   channelName: 'native:sdk',
@@ -23,8 +24,8 @@ const ticket = (id: string, overrides: Partial<ApprovalTicket> = {}): ApprovalTi
 /** The contract's cases, each run against the current case's store. */
 const CASES: Readonly<Record<string, (store: () => ApprovalTicketStore) => Promise<void>>> = {
   'round-trips a ticket exactly, absent fields and breached budgets included': async (store) => {
-    const plain = ticket(unique('t'));
-    const breached = ticket(unique('t'), {
+    const plain = approvalTicket(unique('t'));
+    const breached = approvalTicket(unique('t'), {
       evaluationId: undefined,
       matchedRule: null,
       ruleIndex: null,
@@ -40,7 +41,7 @@ const CASES: Readonly<Record<string, (store: () => ApprovalTicketStore) => Promi
     expect(await store().get(unique('missing'))).toBeUndefined();
   },
   'resolves by compare-and-set from pending; a second resolution gets undefined': async (store) => {
-    const first = ticket(unique('t'));
+    const first = approvalTicket(unique('t'));
     await store().create(first);
     const approved = await store().resolve(first.id, {
       status: 'approved',
@@ -59,7 +60,7 @@ const CASES: Readonly<Record<string, (store: () => ApprovalTicketStore) => Promi
     expect(await store().get(first.id)).toStrictEqual(approved);
     expect(await store().resolve(unique('missing'), { status: 'timeout', resolvedAtMs: 1 })).toBeUndefined();
 
-    const denied = ticket(unique('t'));
+    const denied = approvalTicket(unique('t'));
     await store().create(denied);
     const resolution = {
       status: 'denied',
@@ -68,7 +69,7 @@ const CASES: Readonly<Record<string, (store: () => ApprovalTicketStore) => Promi
       denialReason: 'too much',
     } as const;
     expect(await store().resolve(denied.id, resolution)).toStrictEqual({ ...denied, ...resolution });
-    const timedOut = ticket(unique('t'));
+    const timedOut = approvalTicket(unique('t'));
     await store().create(timedOut);
     // No resolver, no reason: neither field appears.
     expect(await store().resolve(timedOut.id, { status: 'timeout', resolvedAtMs: 7 })).toStrictEqual({
@@ -78,7 +79,7 @@ const CASES: Readonly<Record<string, (store: () => ApprovalTicketStore) => Promi
     });
   },
   'lets exactly one of many concurrent resolvers win': async (store) => {
-    const contested = ticket(unique('t'));
+    const contested = approvalTicket(unique('t'));
     await store().create(contested);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>

@@ -19,7 +19,8 @@ export type LedgeredLimitStore = LimitStore & {
   ledger(): readonly LedgerEntry[] | Promise<readonly LedgerEntry[]>;
 };
 
-const check = (overrides: Partial<BucketCheck> = {}): BucketCheck => ({
+/** A refusing session-budget check on a bucket of its own; fields overridable. */
+export const bucketCheck = (overrides: Partial<BucketCheck> = {}): BucketCheck => ({
   family: 'budget',
   key: unique('budget:p:session'),
   epoch: 1,
@@ -31,9 +32,11 @@ const check = (overrides: Partial<BucketCheck> = {}): BucketCheck => ({
   ...overrides,
 });
 
-const context = { auditRecordId: 'a', toolName: 't', origin: 'o' };
+/** The record context a commit is charged under. */
+export const chargeContext = { auditRecordId: 'a', toolName: 't', origin: 'o' };
 
-const request = (
+/** A reservation of `checks`, expiring at 10 s, with room for 10 sender keys; fields overridable. */
+export const reserveRequest = (
   reservationId: string,
   checks: BucketCheck[],
   overrides: Partial<ReserveRequest> = {},
@@ -44,13 +47,13 @@ const id = (prefix: string): string => unique(prefix);
 /** The contract's cases, each run against the current case's store. */
 const CASES: Readonly<Record<string, (store: () => LedgeredLimitStore) => Promise<void>>> = {
   'session pots never replenish while active and are collected after idle_ttl': async (store) => {
-    const pot = check();
+    const pot = bucketCheck();
     const [r1, r2] = [id('r'), id('r')];
-    await store().reserve(request(r1, [pot]), 0);
-    const committed = await store().commit(r1, [pot], context, 0);
+    await store().reserve(reserveRequest(r1, [pot]), 0);
+    const committed = await store().commit(r1, [pot], chargeContext, 0);
     expect(committed).toEqual([{ used: 2n, allowed: true, resetAtMs: null }]);
     // Idempotent per reservation id: the second commit returns the first one's snapshots, charges nothing.
-    expect(await store().commit(r1, [pot], context, 0)).toEqual(committed);
+    expect(await store().commit(r1, [pot], chargeContext, 0)).toEqual(committed);
     expect((await store().peek([{ ...pot, amount: 4n }], 900))[0]).toEqual({
       used: 2n,
       allowed: false,
@@ -61,37 +64,41 @@ const CASES: Readonly<Record<string, (store: () => LedgeredLimitStore) => Promis
       allowed: true,
     });
     // The idle pot is really forgotten: a charge after idle_ttl starts from zero.
-    await store().reserve(request(r2, [pot], { expiresAtMs: 5_000 }), 2_000);
-    expect(await store().commit(r2, [pot], context, 2_000)).toEqual([
+    await store().reserve(reserveRequest(r2, [pot], { expiresAtMs: 5_000 }), 2_000);
+    expect(await store().commit(r2, [pot], chargeContext, 2_000)).toEqual([
       { used: 2n, allowed: true, resetAtMs: null },
     ]);
   },
   'holds expire on their own, so a crashed caller never pins capacity': async (store) => {
-    const sliding = check({ key: id('tool:x'), window: { type: 'sliding', ms: 60_000 }, amount: 5n });
+    const sliding = bucketCheck({ key: id('tool:x'), window: { type: 'sliding', ms: 60_000 }, amount: 5n });
     const [h1, h2] = [id('h'), id('h')];
-    expect((await store().reserve(request(h1, [sliding], { expiresAtMs: 100 }), 0)).type).toBe('reserved');
-    expect(await store().reserve(request(h2, [sliding], { expiresAtMs: 100 }), 50)).toEqual({
+    expect((await store().reserve(reserveRequest(h1, [sliding], { expiresAtMs: 100 }), 0)).type).toBe(
+      'reserved',
+    );
+    expect(await store().reserve(reserveRequest(h2, [sliding], { expiresAtMs: 100 }), 50)).toEqual({
       type: 'refused',
       snapshots: [{ used: 5n, allowed: false, resetAtMs: 60_050 }],
     });
-    expect((await store().reserve(request(h2, [sliding], { expiresAtMs: 300 }), 100)).type).toBe('reserved');
+    expect((await store().reserve(reserveRequest(h2, [sliding], { expiresAtMs: 300 }), 100)).type).toBe(
+      'reserved',
+    );
   },
   'a reconfigured window starts the bucket over': async (store) => {
     const key = id('budget:w');
     const [w1, w2] = [id('w'), id('w')];
-    await store().reserve(request(w1, [check({ key })]), 0);
-    await store().commit(w1, [check({ key })], context, 0);
-    const resized = check({ key, window: { type: 'sliding', ms: 10 } });
+    await store().reserve(reserveRequest(w1, [bucketCheck({ key })]), 0);
+    await store().commit(w1, [bucketCheck({ key })], chargeContext, 0);
+    const resized = bucketCheck({ key, window: { type: 'sliding', ms: 10 } });
     expect((await store().peek([resized], 1))[0]).toEqual({ used: 0n, allowed: true, resetAtMs: 11 });
-    expect(await store().reserve(request(w2, [resized]), 1)).toMatchObject({ type: 'reserved' });
-    expect(await store().commit(w2, [resized], context, 1)).toEqual([
+    expect(await store().reserve(reserveRequest(w2, [resized]), 1)).toMatchObject({ type: 'reserved' });
+    expect(await store().commit(w2, [resized], chargeContext, 1)).toEqual([
       { used: 2n, allowed: true, resetAtMs: 11 },
     ]);
     // The old session charge is gone for good, even when the old window comes back.
-    expect((await store().peek([check({ key })], 2))[0]?.used).toBe(0n);
+    expect((await store().peek([bucketCheck({ key })], 2))[0]?.used).toBe(0n);
   },
   'sliding windows replenish as charges age out; reset_at is the oldest charge + window': async (store) => {
-    const rate = check({
+    const rate = bucketCheck({
       family: 'rate',
       epoch: 0,
       key: id('tool:send:rule:0'),
@@ -101,24 +108,24 @@ const CASES: Readonly<Record<string, (store: () => LedgeredLimitStore) => Promis
     });
     for (const at of [0, 400]) {
       const reservation = id('s');
-      expect((await store().reserve(request(reservation, [rate]), at)).type).toBe('reserved');
-      await store().commit(reservation, [rate], context, at);
+      expect((await store().reserve(reserveRequest(reservation, [rate]), at)).type).toBe('reserved');
+      await store().commit(reservation, [rate], chargeContext, at);
     }
     const s3 = id('s');
-    expect(await store().reserve(request(s3, [rate]), 500)).toEqual({
+    expect(await store().reserve(reserveRequest(s3, [rate]), 500)).toEqual({
       type: 'refused',
       snapshots: [{ used: 2n, allowed: false, resetAtMs: 1_000 }],
     });
-    expect(await store().reserve(request(s3, [rate]), 1_000)).toEqual({
+    expect(await store().reserve(reserveRequest(s3, [rate]), 1_000)).toEqual({
       type: 'reserved',
       snapshots: [{ used: 1n, allowed: true, resetAtMs: 1_400 }],
     });
     expect(await store().peek([rate], 1_000)).toEqual([{ used: 2n, allowed: false, resetAtMs: 1_400 }]);
   },
   'is all-or-nothing: one refusing bucket places no hold anywhere': async (store) => {
-    const roomy = check({ key: id('budget:roomy'), limit: 100n });
-    const tight = check({ key: id('budget:tight'), limit: 1n });
-    expect(await store().reserve(request(id('n'), [roomy, tight]), 0)).toEqual({
+    const roomy = bucketCheck({ key: id('budget:roomy'), limit: 100n });
+    const tight = bucketCheck({ key: id('budget:tight'), limit: 1n });
+    expect(await store().reserve(reserveRequest(id('n'), [roomy, tight]), 0)).toEqual({
       type: 'refused',
       snapshots: [
         { used: 0n, allowed: true, resetAtMs: null },
@@ -128,9 +135,9 @@ const CASES: Readonly<Record<string, (store: () => LedgeredLimitStore) => Promis
     expect((await store().peek([roomy], 0))[0]?.used).toBe(0n);
   },
   'break-glass checks (`hold`) hold past the limit; release frees the hold': async (store) => {
-    const breaking = check({ key: id('budget:glass'), amount: 9n, onBreach: 'hold' });
+    const breaking = bucketCheck({ key: id('budget:glass'), amount: 9n, onBreach: 'hold' });
     const [g1, g2] = [id('g'), id('g')];
-    expect(await store().reserve(request(g1, [breaking]), 0)).toEqual({
+    expect(await store().reserve(reserveRequest(g1, [breaking]), 0)).toEqual({
       type: 'reserved',
       snapshots: [{ used: 0n, allowed: false, resetAtMs: null }],
     });
@@ -138,14 +145,14 @@ const CASES: Readonly<Record<string, (store: () => LedgeredLimitStore) => Promis
     await store().release(g1);
     expect((await store().peek([breaking], 1))[0]?.used).toBe(0n);
     // A commit is recorded even past the limit: the call already happened.
-    await store().reserve(request(g2, [breaking]), 2);
-    expect(await store().commit(g2, [breaking], context, 2)).toEqual([
+    await store().reserve(reserveRequest(g2, [breaking]), 2);
+    expect(await store().commit(g2, [breaking], chargeContext, 2)).toEqual([
       { used: 9n, allowed: false, resetAtMs: null },
     ]);
   },
   'caps distinct live sender-scoped buckets, counting a bucket again once it has emptied': async (store) => {
     const sender = (who: string): BucketCheck =>
-      check({
+      bucketCheck({
         family: 'rate',
         epoch: 0,
         key: id(`sender:${who}:rule:0`),
@@ -158,16 +165,18 @@ const CASES: Readonly<Record<string, (store: () => LedgeredLimitStore) => Promis
     const base = 10_000_000; // later than every other case's activity, so their buckets are empty
     const capped = { maxSenderKeys: 2, expiresAtMs: base + 500 };
     const [k1, k2, k3, k4, k5] = [id('k'), id('k'), id('k'), id('k'), id('k')];
-    expect((await store().reserve(request(k1, [a], capped), base)).type).toBe('reserved');
-    expect((await store().reserve(request(k2, [b], capped), base)).type).toBe('reserved');
-    expect(await store().reserve(request(k3, [c], capped), base)).toEqual({ type: 'capacity_exhausted' });
+    expect((await store().reserve(reserveRequest(k1, [a], capped), base)).type).toBe('reserved');
+    expect((await store().reserve(reserveRequest(k2, [b], capped), base)).type).toBe('reserved');
+    expect(await store().reserve(reserveRequest(k3, [c], capped), base)).toEqual({
+      type: 'capacity_exhausted',
+    });
     // An already-live sender bucket needs no new capacity.
-    expect((await store().reserve(request(k4, [a], capped), base)).type).toBe('refused');
+    expect((await store().reserve(reserveRequest(k4, [a], capped), base)).type).toBe('refused');
     await store().release(k2);
-    expect((await store().reserve(request(k3, [c], capped), base)).type).toBe('reserved');
+    expect((await store().reserve(reserveRequest(k3, [c], capped), base)).type).toBe('reserved');
     // Once the holds have expired every sender bucket is empty again and b fits.
     const later = { ...capped, expiresAtMs: base + 2_000 };
-    expect((await store().reserve(request(k5, [b], later), base + 600)).type).toBe('reserved');
+    expect((await store().reserve(reserveRequest(k5, [b], later), base + 600)).type).toBe('reserved');
   },
   'retires a budget the policy dropped: added back unchanged, it starts a fresh epoch': async (store) => {
     const pot = { name: id('retire-me'), identity: '[10,"USD","1h","global"]' };
@@ -183,10 +192,16 @@ const CASES: Readonly<Record<string, (store: () => LedgeredLimitStore) => Promis
   'writes budget charges to the ledger with their epoch, kind and audit record id, once': async (store) => {
     const budgetName = id('payments');
     const key = `budget:${budgetName}:global`;
-    const pot = check({ key, epoch: 2, amount: 3_000_000n, limit: 20_000_000n });
-    const rate = check({ family: 'rate', epoch: 0, key: id('tool:pay:rule:0'), amount: 1n, limit: 10n });
+    const pot = bucketCheck({ key, epoch: 2, amount: 3_000_000n, limit: 20_000_000n });
+    const rate = bucketCheck({
+      family: 'rate',
+      epoch: 0,
+      key: id('tool:pay:rule:0'),
+      amount: 1n,
+      limit: 10n,
+    });
     const reservation = id('l');
-    await store().reserve(request(reservation, [rate, pot]), 7);
+    await store().reserve(reserveRequest(reservation, [rate, pot]), 7);
     const ledger = { budgetName, kind: 'approved_overage' as const, currency: 'USD' };
     const charges: CommitCharge[] = [rate, { ...pot, amount: 4_500_000n, ledger }];
     const commitContext = { auditRecordId: 'rec-1', toolName: 'pay', origin: 'sdk' };
@@ -212,11 +227,11 @@ const CASES: Readonly<Record<string, (store: () => LedgeredLimitStore) => Promis
     expect((await store().peek([pot], 9))[0]?.used).toBe(4_500_000n);
   },
   'commits once when the same reservation is committed concurrently': async (store) => {
-    const pot = check({ key: id('budget:twice'), amount: 1n, limit: 100n });
+    const pot = bucketCheck({ key: id('budget:twice'), amount: 1n, limit: 100n });
     const reservation = id('c');
-    await store().reserve(request(reservation, [pot]), 0);
+    await store().reserve(reserveRequest(reservation, [pot]), 0);
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => store().commit(reservation, [pot], context, 0)),
+      Array.from({ length: 5 }, () => store().commit(reservation, [pot], chargeContext, 0)),
     );
     for (const snapshots of results)
       expect(snapshots).toEqual([{ used: 1n, allowed: true, resetAtMs: null }]);
@@ -225,11 +240,14 @@ const CASES: Readonly<Record<string, (store: () => LedgeredLimitStore) => Promis
   'reserves and commits nothing when a call has no checks': async (store) => {
     const reservation = id('e');
     expect(await store().peek([], 0)).toEqual([]);
-    expect(await store().reserve(request(reservation, []), 0)).toEqual({ type: 'reserved', snapshots: [] });
-    expect(await store().commit(reservation, [], context, 0)).toEqual([]);
+    expect(await store().reserve(reserveRequest(reservation, []), 0)).toEqual({
+      type: 'reserved',
+      snapshots: [],
+    });
+    expect(await store().commit(reservation, [], chargeContext, 0)).toEqual([]);
   },
   'admits exactly 50 of 200 concurrent reservations against a budget that admits 50': async (store) => {
-    const pot = check({
+    const pot = bucketCheck({
       key: id('budget:race'),
       amount: 1_000_000n,
       limit: 50_000_000n,
@@ -237,7 +255,7 @@ const CASES: Readonly<Record<string, (store: () => LedgeredLimitStore) => Promis
     });
     const outcomes = await Promise.all(
       Array.from({ length: 200 }, () =>
-        store().reserve(request(id('race'), [pot], { expiresAtMs: 60_000 }), 1),
+        store().reserve(reserveRequest(id('race'), [pot], { expiresAtMs: 60_000 }), 1),
       ),
     );
     expect(outcomes.filter((o) => o.type === 'reserved')).toHaveLength(50);

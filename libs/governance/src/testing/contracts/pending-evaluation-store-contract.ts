@@ -18,6 +18,7 @@ export type BacklogReportingStore = PendingEvaluationStore & {
     | Promise<{ readonly count: number; readonly bytes: number }>;
 };
 
+/** A complete pending evaluation for `evaluationId` (every field set); fields overridable. */
 export const pendingEntry = (
   evaluationId: string,
   overrides: Partial<PendingEvaluation> = {},
@@ -45,7 +46,8 @@ export const pendingEntry = (
   ...overrides,
 });
 
-const tombstone = (evaluationId: string, overrides: Partial<Tombstone> = {}): Tombstone => ({
+/** A tombstone for `evaluationId`, finalized by audit; fields overridable. */
+export const tombstone = (evaluationId: string, overrides: Partial<Tombstone> = {}): Tombstone => ({
   evaluationId,
   auditRecordId: `audit-${evaluationId}`,
   finalizedBy: 'audit',

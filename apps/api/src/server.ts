@@ -10,6 +10,7 @@ import { requestId } from './logging/logger-options.js';
 import { capConnections, timeoutOptions } from './common/connection-limits.js';
 import { mainApiRefusals } from './common/main-api-refusals.js';
 import { ListenError } from './common/listen-error.js';
+import { httpUrl } from './common/http-url.js';
 import { type GovernanceModuleOptions } from './governance/governance.module.js';
 import { GovernanceHost } from './governance/governance-host.service.js';
 import { prepareGovernance } from './governance/governance-policy.js';
@@ -115,7 +116,8 @@ export async function startServer(
 
 function boundUrl(app: NestFastifyApplication, config: HeliosConfig): string {
   const address = app.getHttpServer().address();
-  const port = typeof address === 'object' && address ? address.port : config.server.port;
-  const host = config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host;
-  return `http://${host}:${port}`;
+  return httpUrl(
+    config.server.host,
+    typeof address === 'object' && address ? address.port : config.server.port,
+  );
 }

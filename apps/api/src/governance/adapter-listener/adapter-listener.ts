@@ -10,6 +10,7 @@ import {
   type ClientError,
 } from '../../common/client-errors.js';
 import { capConnections, timeoutOptions } from '../../common/connection-limits.js';
+import { httpUrl } from '../../common/http-url.js';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from '../../config/config.schema.js';
 import { ADAPTER_ROUTES, type AdapterHandler, type RouteSpec } from './adapter-routes.js';
 import { bearerToken, tokenMatcher, type AdapterTokens, type TokenMatcher } from './adapter-tokens.js';
@@ -118,7 +119,7 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return {
-    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
+    url: httpUrl(options.host, port),
     close: () => app.close(),
   };
 }

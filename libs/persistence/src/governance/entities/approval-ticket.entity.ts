@@ -1,4 +1,5 @@
 /** `approval_tickets` (migration GovernanceStores1764633600000): approval tickets, resolved by compare-and-set. */
+import { type TicketStatus } from '@helios/governance';
 import { EntitySchema } from 'typeorm';
 import { oneOf } from './schema-terms.js';
 
@@ -22,16 +23,17 @@ export interface ApprovalTicketRow {
   readonly createdAt: Date;
 }
 
-const STATUSES = [
-  'pending',
-  'approved',
-  'denied',
-  'timeout',
-  'cancelled',
-  'break_glass',
-  'client_disconnected',
-  'shutdown_cancelled',
-];
+/** Every TicketStatus, in the migration CHECK's order; a status governance adds fails the build here. */
+const STATUSES = Object.keys({
+  pending: true,
+  approved: true,
+  denied: true,
+  timeout: true,
+  cancelled: true,
+  break_glass: true,
+  client_disconnected: true,
+  shutdown_cancelled: true,
+} satisfies Record<TicketStatus, true>);
 
 export const ApprovalTicketEntity = new EntitySchema<ApprovalTicketRow>({
   name: 'ApprovalTicket',

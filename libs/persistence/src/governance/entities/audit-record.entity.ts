@@ -3,6 +3,7 @@
  * 29 columns in its order. Append-only: a trigger refuses UPDATE, TRUNCATE and any DELETE outside the
  * retention sweep — triggers and their function live only in the migration (see the README).
  */
+import { type RecordKind } from '@helios/governance';
 import { EntitySchema } from 'typeorm';
 import { atLeast, oneOf } from './schema-terms.js';
 
@@ -38,7 +39,14 @@ export interface AuditRecordRow {
   readonly protocolVersion: string | null;
 }
 
-const RECORD_KINDS = ['tool_call', 'drift_event', 'install_scan', 'evaluation_expired', 'policy_reload'];
+/** Every RecordKind, in the migration CHECK's order; a kind governance adds fails the build here. */
+const RECORD_KINDS = Object.keys({
+  tool_call: true,
+  drift_event: true,
+  install_scan: true,
+  evaluation_expired: true,
+  policy_reload: true,
+} satisfies Record<RecordKind, true>);
 
 export const AuditRecordEntity = new EntitySchema<AuditRecordRow>({
   name: 'AuditRecord',

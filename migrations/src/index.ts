@@ -8,11 +8,13 @@ import { GovernanceStores1764633600000 } from './1764633600000-governance-stores
 import { PendingBacklogSplit1764720000000 } from './1764720000000-pending-backlog-split.js';
 import { PendingSeqUnindexed1764806400000 } from './1764806400000-pending-seq-unindexed.js';
 import { PendingAutovacuum1764892800000 } from './1764892800000-pending-autovacuum.js';
+import { MoneyNumeric1764979200000 } from './1764979200000-money-numeric.js';
 
 export {
   GovernanceAudit1764547200000,
   GovernanceStores1764633600000,
   InstanceMetadata1764460800000,
+  MoneyNumeric1764979200000,
   PendingAutovacuum1764892800000,
   PendingBacklogSplit1764720000000,
   PendingSeqUnindexed1764806400000,
@@ -26,4 +28,5 @@ export const migrations = [
   PendingBacklogSplit1764720000000,
   PendingSeqUnindexed1764806400000,
   PendingAutovacuum1764892800000,
+  MoneyNumeric1764979200000,
 ] as const;

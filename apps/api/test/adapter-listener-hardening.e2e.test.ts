@@ -52,7 +52,10 @@ describe('authentication before the body', () => {
     const connection = await open(url, evaluateHead(1_000_000));
     const { ms, value } = await timed(connection.closed);
     expect(ms).toBeLessThan(1_000);
-    expect(parseResponse(value)).toEqual({ status: 401, body: '{"error":"Unauthorized"}' });
+    expect(parseResponse(value)).toEqual({
+      status: 401,
+      body: '{"error":"Unauthorized","code":"unauthorized"}',
+    });
     expect(value.toLowerCase()).toContain('connection: close');
   });
 
@@ -191,11 +194,17 @@ describe("requests the parser or router refuses, in the listener's shape", () =>
 
   it('answers 403 first when such a request carries Origin or is OPTIONS', async () => {
     const url = await listen();
-    const forbidden = { status: 403, body: '{"error":"Forbidden"}' };
+    const forbidden = {
+      status: 403,
+      body: '{"error":"Cross-origin requests are not allowed","code":"cross_origin_request"}',
+    };
     expect(
       await rawRequest(url, `GET ${longPath} HTTP/1.1\r\nhost: x\r\norigin: https://evil.example\r\n\r\n`),
     ).toEqual(forbidden);
-    expect(await rawRequest(url, `OPTIONS ${longPath} HTTP/1.1\r\nhost: x\r\n\r\n`)).toEqual(forbidden);
+    expect(await rawRequest(url, `OPTIONS ${longPath} HTTP/1.1\r\nhost: x\r\n\r\n`)).toEqual({
+      status: 403,
+      body: '{"error":"CORS preflight requests are not allowed","code":"cors_preflight"}',
+    });
     expect(
       await rawRequest(
         url,

@@ -79,7 +79,7 @@ describe('the adapter listener', () => {
       { 'content-type': 'application/json' },
       'x'.repeat(MIB + 1),
     );
-    expect(unauthenticated).toEqual({ status: 401, body: { error: 'Unauthorized' } });
+    expect(unauthenticated).toEqual({ status: 401, body: { error: 'Unauthorized', code: 'unauthorized' } });
     const over = await send(`${url}/evaluate`, 'POST', auth(tokens.adapter), 'x'.repeat(MIB + 1));
     expect(over).toEqual({ status: 413, body: { error: 'request_body_too_large' } });
     const value = 'y'.repeat(MIB - 10);
@@ -91,7 +91,7 @@ describe('the adapter listener', () => {
 
   it('requires the token of the route scope', async () => {
     const url = await listen(echo);
-    const unauthorized = { status: 401, body: { error: 'Unauthorized' } };
+    const unauthorized = { status: 401, body: { error: 'Unauthorized', code: 'unauthorized' } };
     expect(await send(`${url}/evaluate`, 'POST', { 'content-type': 'application/json' }, '{}')).toEqual(
       unauthorized,
     );
@@ -116,7 +116,7 @@ describe('the adapter listener', () => {
     );
     expect(await send(`${url}/audit`, 'POST', auth(tokens.adapter), '{nope')).toEqual({
       status: 400,
-      body: { error: 'invalid_json' },
+      body: { error: 'Invalid JSON', code: 'invalid_json' },
     });
     expect((await send(`${url}/audit`, 'POST', auth(tokens.adapter))).status).toBe(400);
   });
@@ -182,13 +182,20 @@ describe('the adapter listener', () => {
       (e) => faults.push(e),
     );
     const answer = await send(`${url}/evaluate`, 'POST', auth(tokens.adapter), '{}');
-    expect(answer).toEqual({ status: 500, body: { error: 'Internal server error' } });
+    expect(answer).toEqual({ status: 500, body: { error: 'Internal server error', code: 'internal_error' } });
     expect(JSON.stringify(answer)).not.toContain('hunter22');
     expect(faults).toHaveLength(1);
   });
 
-  it('answers unknown paths with 404 after the Origin check', async () => {
+  it('answers unknown paths with 404 after the Origin check and the token of their scope', async () => {
     const url = await listen();
-    expect(await send(`${url}/nope`, 'GET', {})).toEqual({ status: 404, body: { error: 'not_found' } });
+    expect(await send(`${url}/nope`, 'GET', {})).toEqual({
+      status: 401,
+      body: { error: 'Unauthorized', code: 'unauthorized' },
+    });
+    expect(await send(`${url}/nope`, 'GET', { authorization: `Bearer ${tokens.sdk}` })).toEqual({
+      status: 404,
+      body: { error: 'not_found' },
+    });
   });
 });

@@ -63,22 +63,29 @@ describe('every route of the real listener, in the seed middleware order', () =>
   const oversized = 'x'.repeat(MIB + 1);
 
   it('Origin (even "null") and OPTIONS → 403, then token → 401, then oversize → 413, then JSON and schema → 400', async () => {
-    const forbidden = { status: 403, body: { error: 'Forbidden' } };
+    const forbidden = {
+      status: 403,
+      body: { error: 'Cross-origin requests are not allowed', code: 'cross_origin_request' },
+    };
+    const preflight = {
+      status: 403,
+      body: { error: 'CORS preflight requests are not allowed', code: 'cors_preflight' },
+    };
     for (const [path, token] of posts) {
       expect(await app.raw('POST', path, { ...json, origin: 'null' }, oversized), path).toEqual(forbidden);
       expect(
         await app.raw('OPTIONS', path, { ...bearer(token), origin: 'https://evil.example' }),
         path,
       ).toEqual(forbidden);
-      expect(await app.raw('OPTIONS', path, bearer(token)), path).toEqual(forbidden);
+      expect(await app.raw('OPTIONS', path, bearer(token)), path).toEqual(preflight);
       // The token is checked on the headers, before any body byte: unauthenticated oversize is 401.
       expect(await app.raw('POST', path, json, oversized), path).toEqual({
         status: 401,
-        body: { error: 'Unauthorized' },
+        body: { error: 'Unauthorized', code: 'unauthorized' },
       });
       expect(await app.raw('POST', path, bearer(wrongScope(token)), '{}'), path).toEqual({
         status: 401,
-        body: { error: 'Unauthorized' },
+        body: { error: 'Unauthorized', code: 'unauthorized' },
       });
       expect(await app.raw('POST', path, bearer(token), oversized), path).toEqual({
         status: 413,
@@ -86,7 +93,7 @@ describe('every route of the real listener, in the seed middleware order', () =>
       });
       expect(await app.raw('POST', path, bearer(token), '{"tool":'), path).toEqual({
         status: 400,
-        body: { error: 'invalid_json' },
+        body: { error: 'Invalid JSON', code: 'invalid_json' },
       });
       // ~100,000 levels within 1 MiB: refused at the door, not a stack overflow (500) in the engine.
       expect(await app.raw('POST', path, bearer(token), nested(100_000)), path).toEqual({
@@ -94,8 +101,11 @@ describe('every route of the real listener, in the seed middleware order', () =>
         body: { error: 'json_too_deep', max_depth: 256 },
       });
       const invalid = await app.raw('POST', path, bearer(token), '[]');
-      expect(invalid, path).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
-      expect(invalid.body.issues.length, path).toBeGreaterThan(0);
+      expect(invalid, path).toMatchObject({
+        status: 400,
+        body: { error: 'Validation error', code: 'invalid_request' },
+      });
+      expect(invalid.body.details.length, path).toBeGreaterThan(0);
     }
     const state = '/session/s/state';
     expect(await app.raw('GET', state, { authorization: `Bearer ${SDK_TOKEN}`, origin: 'null' })).toEqual(
@@ -103,7 +113,7 @@ describe('every route of the real listener, in the seed middleware order', () =>
     );
     expect(await app.raw('GET', state, { authorization: `Bearer ${ADAPTER_TOKEN}` })).toEqual({
       status: 401,
-      body: { error: 'Unauthorized' },
+      body: { error: 'Unauthorized', code: 'unauthorized' },
     });
     expect(await app.raw('GET', '/healthz', { origin: 'null' })).toEqual(forbidden);
     expect(await app.raw('GET', '/healthz', {})).toEqual({ status: 200, body: { status: 'ok' } });
@@ -227,7 +237,7 @@ describe('bounded growth at n and n + 1', () => {
     expect((await context('s1')).status).toBe(201);
     expect((await app.get('/session/s3/state')).body).toEqual({
       session_id: 's3',
-      evidence: [],
+      evidence: {},
       context: {},
       completed_tools: [],
     });

@@ -96,7 +96,7 @@ describe('global dry-run', () => {
     });
     expect((await simulate({ tool: { name: 'send' }, session_id: 's1' })).body).toMatchObject({
       decision: 'dry_run',
-      reason: 'Missing required evidence: recipient',
+      reason: 'Required evidence not satisfied: recipient',
       dry_run: { would_forward: false, evidence_satisfied: false },
     });
   });

@@ -1,7 +1,8 @@
 /**
  * Input PostgreSQL cannot store, sent to every route of the real listener on a real database: U+0000
- * and unpaired surrogates in every string a caller controls, and amounts beyond what a counter holds.
- * None may fault (500); strings are stored with U+FFFD in their place, amounts fail closed. And values
+ * and unpaired surrogates in every string a caller controls, and amounts far beyond a bigint of
+ * micro-units. None may fault (500); strings are stored with U+FFFD in their place, amounts are counted
+ * exactly (numeric columns). And values
  * of every JSON type where a field of another is expected, everywhere the schemas leave the type open.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,29 +132,35 @@ describe('input PostgreSQL cannot store', () => {
     expect(record).toEqual({ tool_name: 'no_\uFFFD', tool_input: { path: 'a\uFFFDb', lone: '\uFFFD' } });
   });
 
-  it('fails closed on amounts beyond what a counter holds, at evaluate and at audit', async () => {
-    for (const amount of [1e13, 1e308, 1.2345678901234568e29]) {
-      const pay = await app.post('/evaluate', { tool: { name: 'pay_x' }, arguments: { amount } });
+  it('counts amounts of any size exactly, at evaluate and at audit, without a fault', async () => {
+    for (const [i, amount] of [1e13, 1e308, 1.2345678901234568e29].entries()) {
+      // A bucket of its own per amount (rule limits are keyed by tool name).
+      const tool = { name: `pay_huge${i}` };
+      const small = await app.post('/evaluate', { tool, arguments: { amount: 1 } });
+      expect(small.body.decision).toBe('allow');
+      const audited = await app.post('/audit', {
+        evaluation_id: small.body.evaluation_id,
+        status: 'success',
+        actual_amount: amount,
+      });
+      expect(audited.status, `audit ${amount}`).toBe(201);
+      const pay = await app.post('/evaluate', { tool, arguments: { amount } });
       expect(pay.body, `pay ${amount}`).toMatchObject({
         decision: 'spend_limited',
-        limits: { spend: { reason: 'invalid_amount' } },
+        limits: { spend: { current_spend: amount, limit: 100 } },
       });
+      expect(pay.body.limits.spend).not.toHaveProperty('reason');
+      // Over a break-glass budget, a countable amount asks for approval instead of failing closed.
       const buy = await app.post('/evaluate', {
         tool: { name: 'buy_x' },
         arguments: { cost: amount },
-        metadata: { sender_id: 'big' },
+        metadata: { sender_id: `big${i}` },
       });
-      expect(buy.body, `buy ${amount}`).toMatchObject({ decision: 'budget_exceeded' });
-      expect(buy.body).not.toHaveProperty('approval');
-      const small = await app.post('/evaluate', { tool: { name: 'pay_x' }, arguments: { amount: 1 } });
-      expect(
-        await app.post('/audit', {
-          evaluation_id: small.body.evaluation_id,
-          status: 'success',
-          actual_amount: amount,
-        }),
-      ).toEqual({ status: 400, body: { error: 'invalid_actual_amount' } });
-      await app.post('/audit', { evaluation_id: small.body.evaluation_id, status: 'not_executed' });
+      expect(buy.body, `buy ${amount}`).toMatchObject({
+        decision: 'require_approval',
+        limits: { budgets: [{ name: 'per-sender', attempted_amount: amount, allowed: false }] },
+      });
+      expect(buy.body.limits.budgets[0]).not.toHaveProperty('reason');
     }
   });
 

@@ -45,7 +45,7 @@ describe('identifiers over their byte ceiling, on the real listener', () => {
     const attack = await app.post('/evaluate', { tool: { name: astral(4_096) } });
     expect(attack).toMatchObject({
       status: 400,
-      body: { error: 'invalid_request', issues: [{ path: 'tool.name' }] },
+      body: { error: 'Validation error', code: 'invalid_request', details: [{ path: 'tool.name' }] },
     });
     const pending = await app.post('/evaluate', { tool: { name: 'chat' } });
     expect(pending.status).toBe(200);
@@ -69,7 +69,7 @@ describe('identifiers over their byte ceiling, on the real listener', () => {
       expect(await app.post('/evaluate', call)).toMatchObject({
         status: 400,
         body: {
-          issues: [{ path: 'metadata.sender_id', message: 'expected at most 400 bytes (UTF-8), got 3900' }],
+          details: [{ path: 'metadata.sender_id', message: 'expected at most 400 bytes (UTF-8), got 3900' }],
         },
       });
     }
@@ -88,10 +88,9 @@ describe('identifiers over their byte ceiling, on the real listener', () => {
       return reply;
     };
     const cases: [string, string, (v: string) => unknown, number, string?][] = [
-      ['origin', '/evaluate', (v) => ({ origin: v, tool: { name: 't' } }), MAX.origin],
       ['tool.name', '/evaluate', (v) => ({ tool: { name: v } }), MAX.toolName],
-      ['agent_id', '/evaluate', (v) => ({ agent_id: v, tool: { name: 't' } }), MAX.callerId],
-      ['session_id', '/evaluate', (v) => ({ session_id: v, tool: { name: 'ask_x' } }), MAX.callerId],
+      ['agent_id', '/evaluate', (v) => ({ agent_id: v, tool: { name: 't' } }), MAX.agentId],
+      ['session_id', '/evaluate', (v) => ({ session_id: v, tool: { name: 'ask_x' } }), MAX.callerSessionId],
       ['metadata', '/evaluate', (v) => ({ tool: { name: 't' }, metadata: { [v]: 1 } }), MAX.metadataKey],
       ['package.name', '/install-scan', (v) => ({ package: { name: v } }), MAX.packageName],
       ['package.source', '/install-scan', (v) => ({ package: { name: 'p', source: v } }), MAX.packageSource],
@@ -106,7 +105,7 @@ describe('identifiers over their byte ceiling, on the real listener', () => {
     ];
     for (const [path, route, body, max, token] of cases) {
       const over = await send(`${route} ${path} over`, route, body(astral(max + 1)), token);
-      expect(over, `${route} ${path}`).toMatchObject({ status: 400, body: { issues: [{ path }] } });
+      expect(over, `${route} ${path}`).toMatchObject({ status: 400, body: { details: [{ path }] } });
       const at = await send(`${route} ${path} at`, route, body(astral(max)), token);
       expect(at.status, `${route} ${path} at the ceiling`).toBeLessThan(300);
     }

@@ -171,11 +171,17 @@ describe('the governance adapter API', () => {
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
     const context = { session_id: 's4', key: 'ticket', value: { id: 'T-1' } };
-    expect(await post('/context', context)).toEqual({ status: 401, body: { error: 'Unauthorized' } });
+    expect(await post('/context', context)).toEqual({
+      status: 401,
+      body: { error: 'Unauthorized', code: 'unauthorized' },
+    });
     expect(await post('/context', context, SDK)).toEqual({ status: 201, body: { ok: true } });
     const invalid = await post('/context', { session_id: ' ', key: 'k' }, SDK);
-    expect(invalid).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
-    expect((invalid.body.issues as { path: string }[]).map((i) => i.path).sort()).toEqual([
+    expect(invalid).toMatchObject({
+      status: 400,
+      body: { error: 'Validation error', code: 'invalid_request' },
+    });
+    expect((invalid.body.details as { path: string }[]).map((i) => i.path).sort()).toEqual([
       'session_id',
       'value',
     ]);
@@ -193,19 +199,20 @@ describe('the governance adapter API', () => {
       status: 200,
       body: {
         session_id: 's4',
-        evidence: [{ evidence_key: 'recipient', evidence_data: 1, tool_name: 'lookup' }],
+        evidence: { recipient: { evidence_key: 'recipient', data: 1, tool_name: 'lookup' } },
         context: { ticket: { id: 'T-1' } },
-        completed_tools: ['send'],
+        completed_tools: [{ tool_name: 'send', succeeded: true }],
       },
     });
     const long = 'z'.repeat(300);
     expect(await get(`/session/${long}/state`)).toEqual({
       status: 200,
-      body: { session_id: long, evidence: [], context: {}, completed_tools: [] },
+      body: { session_id: long, evidence: {}, context: {}, completed_tools: [] },
     });
-    expect(await get('/session/%20/state')).toMatchObject({
-      status: 400,
-      body: { error: 'invalid_request' },
+    // Any id reads, as the reference's: nothing can be written under a whitespace-only one.
+    expect(await get('/session/%20/state')).toEqual({
+      status: 200,
+      body: { session_id: ' ', evidence: {}, context: {}, completed_tools: [] },
     });
   });
 
@@ -221,14 +228,14 @@ describe('the governance adapter API', () => {
   it('refuses malformed bodies with every problem listed', async () => {
     const bad = await post('/evaluate', { tool: { name: '' }, session_id: 7 });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toBe('invalid_request');
-    expect((bad.body.issues as { path: string }[]).map((i) => i.path).sort()).toEqual([
+    expect(bad.body).toMatchObject({ error: 'Validation error', code: 'invalid_request' });
+    expect((bad.body.details as { path: string }[]).map((i) => i.path).sort()).toEqual([
       'session_id',
       'tool.name',
     ]);
     expect(await post('/audit', { evaluation_id: 'x', status: 'maybe' })).toMatchObject({
       status: 400,
-      body: { error: 'invalid_request' },
+      body: { error: 'Validation error', code: 'invalid_request' },
     });
     expect(await post('/evaluate', { tool: { name: 't' }, metadata: { agent_id: 'a' } })).toMatchObject({
       status: 400,

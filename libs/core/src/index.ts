@@ -8,7 +8,7 @@ export { HeliosError, InvalidArgumentError } from './common/helios-error.js';
 export { abortReason, delay, isAbortError, raceAbort, throwIfAborted } from './common/abort.js';
 export { newId } from './common/ids.js';
 export { jsonNestingExceeds } from './common/json-nesting.js';
-export { storableJson, storableText } from './common/storable-text.js';
+export { storableJson, storableJsonWithin, storableText } from './common/storable-text.js';
 export { type Mutable } from './common/mutable.js';
 export { isProgrammingError } from './common/programming-error.js';
 

@@ -9,6 +9,7 @@ export { loadPolicy } from './engine/load-policy.js';
 export { compilePolicy, type CompileResult } from './engine/compile-policy.js';
 export { type EnvironmentMap } from './config/interpolate.js';
 export { parseDuration } from './config/duration.js';
+export { INVALID_AMOUNT_TEXT } from './util/money.js';
 export { type PolicyDocument } from './config/policy-schema.js';
 export {
   DEFAULT_GOVERNANCE_LIMITS,
@@ -75,6 +76,13 @@ export { type GovernanceStores } from './service/service-context.js';
 export { type AuditRecord, type BlockReason, type RecordKind } from './stores/audit-record.js';
 export type * from './service/results.js';
 export type * from './wire/wire-types.js';
+export {
+  REFERENCE_ERROR_TEXT,
+  wireErrorBody,
+  wireErrorCode,
+  type TransportErrorCode,
+  type WireErrorBody,
+} from './wire/wire-errors.js';
 export { type ChargeRole, type PlannedCharge } from './stores/planned-charge.js';
 
 export {

@@ -30,13 +30,17 @@ export function frameworkErrorStatus(error: { code?: string }): RefusedStatus {
 }
 
 /**
- * Whether the bytes the parser refused are an OPTIONS request or carry an `Origin` header: the
- * adapter listener refuses those with 403 before anything else, even when the request is unparseable.
+ * Whether the bytes the parser refused carry an `Origin` header or are an OPTIONS request (in that
+ * order, as the adapter listener checks them): it refuses those with 403 before anything else, even when
+ * the request is unparseable.
  */
-export function rawRequestIsCrossOrigin(packet: Buffer | undefined): boolean {
-  if (!packet) return false;
+export function rawCrossOriginRefusal(
+  packet: Buffer | undefined,
+): 'cross_origin_request' | 'cors_preflight' | undefined {
+  if (!packet) return undefined;
   const text = packet.toString('latin1');
-  return text.startsWith('OPTIONS ') || /\r\norigin[ \t]*:/i.test(text);
+  if (/\r\norigin[ \t]*:/i.test(text)) return 'cross_origin_request';
+  return text.startsWith('OPTIONS ') ? 'cors_preflight' : undefined;
 }
 
 /** The reason phrase as a snake_case error code: 414 → `uri_too_long`. */

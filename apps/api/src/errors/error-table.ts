@@ -9,6 +9,7 @@ import { type EvidenceKeyRefusedBody, type GovernanceErrorCode } from '@helios/g
 export const ERROR_STATUS = {
   // Governance adapter API (wire `error` strings, seed 002 and the original's proxy).
   invalid_request: 400,
+  json_too_deep: 400,
   reserved_metadata_key: 400,
   origin_limit_exceeded: 400,
   tool_baseline_limit: 400,

@@ -10,6 +10,7 @@ import {
   type GovernanceService,
   type InstallScanRequest,
   type ResolveApprovalRequest,
+  wireErrorBody,
 } from '@helios/governance';
 import { httpStatusFor } from '../errors/error-table.js';
 import {
@@ -37,7 +38,7 @@ export function adapterHandler(service: GovernanceService): AdapterHandler {
     if (issues.length > 0)
       return Promise.resolve({
         status: httpStatusFor('invalid_request'),
-        body: { error: 'invalid_request', issues },
+        body: wireErrorBody({ error: 'invalid_request', issues }),
       });
     return answer(service, request).then(toReply);
   };
@@ -77,7 +78,7 @@ export function toReply(result: GovernanceResult): AdapterReply {
   switch (result.type) {
     case 'Error':
     case 'Refused':
-      return { status: httpStatusFor(result.body.error), body: result.body };
+      return { status: httpStatusFor(result.body.error), body: wireErrorBody(result.body) };
     case 'Decided':
       return { status: 200, body: withResolvePath(result.body) };
     case 'Finalized':

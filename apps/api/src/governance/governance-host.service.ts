@@ -103,6 +103,7 @@ export class GovernanceHost implements OnModuleInit, OnApplicationBootstrap, Bef
         port,
         tokens,
         handler: adapterHandler(engine.service),
+        maxJsonDepth: engine.service.limits.maxJsonDepth,
         connectionLimits: this.config.governance.adapterApi,
         onFault: (error, route) => this.log.error(`governance adapter API fault on ${route}`, error),
       });

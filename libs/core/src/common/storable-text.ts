@@ -24,20 +24,48 @@ export function storableText(text: string): string {
  * already are (the common case reads each string once and copies nothing), else a cleaned copy.
  */
 export function storableJson<T>(value: T): T {
-  return holdsUnstorable(value) ? (storableCopy(value) as T) : value;
+  return holdsUnstorable(value, Infinity) === 'Unstorable' ? (storableCopy(value) as T) : value;
 }
 
-function holdsUnstorable(value: unknown): boolean {
-  if (typeof value === 'string') return CANDIDATE.test(value) && storableText(value) !== value;
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some(holdsUnstorable);
+/**
+ * {@link storableJson} for values from callers that may nest objects and arrays without bound (in-process
+ * callers never went through a JSON parser's depth check): undefined when the value nests deeper than
+ * `maxDepth` (the outermost value is level 1), found in the same walk, so every later recursive walk
+ * (`JSON.stringify` included) stays within the stack. A cyclic value reads as too deep.
+ */
+export function storableJsonWithin<T>(value: T, maxDepth: number): T | undefined {
+  const verdict = holdsUnstorable(value, maxDepth);
+  if (verdict === 'TooDeep') return undefined;
+  return verdict === 'Unstorable' ? (storableCopy(value) as T) : value;
+}
+
+type Verdict = 'Storable' | 'Unstorable' | 'TooDeep';
+
+/** Walks everything unless the depth runs out: an unstorable string early says nothing of depth below. */
+function holdsUnstorable(value: unknown, depthLeft: number): Verdict {
+  if (typeof value === 'string') {
+    return CANDIDATE.test(value) && storableText(value) !== value ? 'Unstorable' : 'Storable';
+  }
+  if (typeof value !== 'object' || value === null) return 'Storable';
+  if (depthLeft < 1) return 'TooDeep';
+  let verdict: Verdict = 'Storable';
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const inner = holdsUnstorable(item, depthLeft - 1);
+      if (inner === 'TooDeep') return inner;
+      if (inner === 'Unstorable') verdict = inner;
+    }
+    return verdict;
+  }
   // for…in rather than Object.keys: no array per object on the hot path. Parsed JSON has no inherited
   // enumerable keys; the hasOwn check keeps it so for objects built elsewhere.
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
-    if (holdsUnstorable(key) || holdsUnstorable((value as Record<string, unknown>)[key])) return true;
+    const inner = holdsUnstorable((value as Record<string, unknown>)[key], depthLeft - 1);
+    if (inner === 'TooDeep') return inner;
+    if (inner === 'Unstorable' || holdsUnstorable(key, 0) === 'Unstorable') verdict = 'Unstorable';
   }
-  return false;
+  return verdict;
 }
 
 function storableCopy(value: unknown): unknown {

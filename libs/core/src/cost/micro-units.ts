@@ -11,7 +11,8 @@ const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
 /**
  * `"3.75"` or `3.75` → 3_750_000n. Digits beyond the sixth decimal round half up. Numbers are read
- * through their shortest decimal form, so `0.3` is exactly 300_000n.
+ * through their shortest decimal form, so `0.3` is exactly 300_000n, and any finite number converts,
+ * however large (`1e20` → 10n ** 26n; `Number.MAX_VALUE` too): the result is a bigint, never capped.
  */
 export function decimalToMicroUnits(amount: number | string, field = 'amount'): bigint {
   return parseMicroUnits(amount, field, 'a non-negative decimal amount');
@@ -27,6 +28,8 @@ export function formatMicroUnits(microUnits: bigint): string {
 
 /** The conversion, with `expected` naming the amount in the error (`a non-negative decimal USD amount`). */
 export function parseMicroUnits(amount: number | string, field: string, expected: string): bigint {
+  // Whole amounts (the common case) skip the decimal text.
+  if (Number.isSafeInteger(amount) && (amount as number) >= 0) return BigInt(amount) * MICRO_UNITS_PER_UNIT;
   const text = typeof amount === 'number' ? numberToDecimal(amount, field) : amount.trim();
   const match = DECIMAL.exec(text);
   if (!match) throw new InvalidArgumentError(`${field} must be ${expected}, got '${text}'`);
@@ -41,5 +44,23 @@ function numberToDecimal(value: number, field: string): string {
   if (!Number.isFinite(value) || value < 0) {
     throw new InvalidArgumentError(`${field} must be a finite non-negative number, got ${value}`);
   }
-  return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  return plainDecimal(String(value));
+}
+
+const EXPONENTIAL = /^(\d+)(?:\.(\d+))?e([+-]\d+)$/;
+
+/**
+ * JavaScript's shortest round-trip form of a number (`String(n)`: `0.3`, `1e+21`, `1.5e-7`) spelled
+ * without an exponent, digit for digit: `1.5e+300` is `15` and 299 zeros, `5e-7` is `0.0000005`.
+ * Rounding happens once, on these digits; formatting with a fixed number of fraction digits first
+ * would round twice (`4.999999999999999e-7` would become `0.0000005`).
+ */
+function plainDecimal(shortest: string): string {
+  const match = EXPONENTIAL.exec(shortest);
+  if (!match) return shortest;
+  const digits = `${match[1] as string}${match[2] ?? ''}`;
+  const point = (match[1] as string).length + Number(match[3]);
+  if (point <= 0) return `0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${digits}${'0'.repeat(point - digits.length)}`;
+  return `${digits.slice(0, point)}.${digits.slice(point)}`;
 }

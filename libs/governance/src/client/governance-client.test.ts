@@ -154,7 +154,10 @@ describe('GovernanceClient against the real service', () => {
     expect(mayProceed(await client.evaluate({ tool: { name: 't', description: 'v1' } }))).toBe(true);
     const drifted = decided(await client.evaluate({ tool: { name: 't', description: 'v2' } }));
     expect(drifted.decision).toBe('deny');
-    expect(drifted.response.tool_drift).toEqual({ changes: [{ aspect: 'description' }] });
+    expect(drifted.response.reason).toBe('Tool "t" definition drifted from baseline (description)');
+    expect(drifted.response.tool_drift).toStrictEqual({
+      changes: [{ aspect: 'description', baseline: 'v1', current: 'v2' }],
+    });
   });
 
   it('require_approval: audit is refused until resolved; an approved resolve proceeds', async () => {

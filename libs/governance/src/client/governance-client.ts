@@ -36,6 +36,7 @@ import {
   installScanResponseSchema,
   resolvedSchema,
 } from './response-schemas.js';
+import { wireErrorCode } from '../wire/wire-errors.js';
 
 export interface GovernanceClientOptions {
   /** The SDK sideband, e.g. `http://127.0.0.1:3200`; a path prefix is kept. */
@@ -278,7 +279,8 @@ export class GovernanceClient {
 
     const parsed = errorBodySchema.safeParse(json);
     if (!parsed.success) return this.#invalidShape(parsed.error, status);
-    const { error, key, status: ticketStatus } = parsed.data;
+    const { key, status: ticketStatus } = parsed.data;
+    const error = wireErrorCode(parsed.data);
     return {
       type: 'Rejected',
       failClosed: false,
@@ -356,7 +358,7 @@ function unrecognized(evaluationId: string, received: string): UnrecognizedDecis
 function errorCode(text: string): string | undefined {
   try {
     const parsed = errorBodySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.error : undefined;
+    return parsed.success ? wireErrorCode(parsed.data) : undefined;
   } catch {
     return undefined;
   }

@@ -65,8 +65,11 @@ const limitsSchema: z.ZodType<LimitsBlock> = z.object({
   budgets: z.array(budgetSchema).optional(),
 });
 
+/** Each side as sent, any JSON (absent when that definition lacked the aspect). */
 const driftChangeSchema: z.ZodType<DriftChange> = z.object({
   aspect: z.enum(['annotations', 'inputSchema', 'outputSchema', 'description', 'title', 'other']),
+  baseline: z.unknown().optional(),
+  current: z.unknown().optional(),
 });
 
 const decisionHead = {
@@ -133,8 +136,10 @@ export const auditReplayedSchema = z.object({
 
 export const resolvedSchema = z.object({ ok: z.literal(true) });
 
+/** A refusal; where the reference writes prose in `error`, our stable code is in `code`. */
 export const errorBodySchema = z.object({
   error: nonEmpty,
+  code: nonEmpty.optional(),
   key: z.string().optional(),
   status: z.string().optional(),
 });

@@ -1,7 +1,8 @@
 /**
  * The reference's cross-section rules that apply to Helios (§1.2). Dashboard-posture rules are left
  * out on purpose: Helios's dashboard is its own authenticated app and adapter approvals are native
- * tickets, so `dashboard.*` is accepted and validated for shape only.
+ * tickets, so `dashboard.*` is accepted and validated for shape only (docs/governance/policy.md,
+ * "Differences from the reference gateway").
  */
 import { parseDuration } from './duration.js';
 import { type PolicyDocument } from './policy-schema.js';
@@ -55,6 +56,10 @@ function checkUpstream(doc: PolicyDocument, add: Add): void {
   if (!upstream) return;
   if (upstream.transport === 'stdio' && upstream.command === undefined) {
     add('upstream.command', 'is required when transport is "stdio"');
+  }
+  // Refused as the reference refuses it, so a policy that loads here loads there too.
+  if (upstream.protocol_version === '2026-07-28' && upstream.transport !== 'streamable-http') {
+    add('upstream.protocol_version', '"2026-07-28" requires transport "streamable-http"');
   }
   upstream.forward_headers.forEach((header, i) => {
     if (!header.toLowerCase().startsWith('x-')) {

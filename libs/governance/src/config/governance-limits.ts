@@ -54,6 +54,12 @@ export interface GovernanceLimits {
    * evicted (at a cap, and by the periodic sweep); an evicted session's grounded calls fail closed.
    */
   readonly sessionIdleTtlMs: number;
+  /**
+   * Deepest nesting of objects and arrays in a request, the request itself being level 1
+   * (`json_too_deep`): far beyond any tool call's arguments, far below what overflows the stack of the
+   * recursive walks after it (`JSON.stringify` first). The listener checks the text, the engine the value.
+   */
+  readonly maxJsonDepth: number;
 }
 
 export const DEFAULT_GOVERNANCE_LIMITS: GovernanceLimits = Object.freeze({
@@ -71,6 +77,7 @@ export const DEFAULT_GOVERNANCE_LIMITS: GovernanceLimits = Object.freeze({
   maxSessions: 10_000,
   maxSessionBytes: 64 * MiB,
   sessionIdleTtlMs: 24 * 60 * 60 * 1_000,
+  maxJsonDepth: 256,
 });
 
 const cap = z.number().int().positive();
@@ -90,6 +97,7 @@ const limitsSchema = z
     maxSessions: cap,
     maxSessionBytes: cap,
     sessionIdleTtlMs: cap,
+    maxJsonDepth: cap,
   })
   .partial()
   .strict();

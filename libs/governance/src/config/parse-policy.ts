@@ -17,7 +17,8 @@ export interface LoadPolicyOptions {
 
 /** Parses and validates a policy document; throws {@link PolicyConfigError} listing every problem. */
 export function parsePolicyDocument(text: string, options: LoadPolicyOptions): PolicyDocument {
-  const yaml = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  // `<<` merge keys, as the reference's YAML loader reads them (its docs use them with `x-` anchors).
+  const yaml = parseDocument(text, { prettyErrors: false, uniqueKeys: true, merge: true });
   if (yaml.errors.length > 0) {
     throw new PolicyConfigError(
       yaml.errors.map((error) => ({ path: '', message: `YAML: ${error.message.split('\n')[0] ?? ''}` })),

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { DURATION_PATTERN, parseDuration } from './duration.js';
 import { compileGlob } from '../util/glob.js';
 import { compileSafeRegex } from '../util/safe-regex.js';
-import { MAX_AMOUNT_TEXT, toMicroUnits } from '../util/money.js';
+import { toMicroUnits } from '../util/money.js';
 
 export const durationSchema = z
   .string()
@@ -16,17 +16,10 @@ export const durationSchema = z
   .superRefine((text, ctx) => {
     // zod runs this after a failed regex too; that text already has its issue.
     if (!DURATION_PATTERN.test(text)) return;
-    // Well-formed, its number can still be zero or beyond exact milliseconds.
-    const ms = parseDuration(text);
-    // A zero TTL, window, timeout or retention would expire, release or delete everything at once.
-    if (ms === 0) ctx.addIssue({ code: 'custom', message: 'duration must be greater than zero' });
-    if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'duration is too large' });
+    // Well-formed, its number can still be beyond exact milliseconds. Zero is a duration, as in the
+    // reference: each setting gives it the reference's meaning (compile-policy.ts, zero-durations.ts).
+    if (parseDuration(text) === undefined) ctx.addIssue({ code: 'custom', message: 'duration is too large' });
   });
-
-/** Money is counted in micro-units in a PostgreSQL bigint: a larger limit could never be stored. */
-// Negative amounts have their own issue (zod runs every refinement of a schema, failed or not).
-const storableAmount = (amount: number): boolean => amount < 0 || toMicroUnits(amount) !== undefined;
-const TOO_LARGE = `must be at most ${MAX_AMOUNT_TEXT}`;
 
 const globSchema = z.string().superRefine((pattern, ctx) => {
   const compiled = compileGlob(pattern);
@@ -53,7 +46,7 @@ export const RESERVED_TRANSPORT_HEADERS: ReadonlySet<string> = new Set([
 
 const upstreamSchema = z
   .object({
-    url: z.string().min(1),
+    url: z.string(),
     transport: z.enum(['streamable-http', 'sse', 'stdio']).default('streamable-http'),
     protocol_version: z.enum(['auto', '2025-06-18', '2026-07-28']).default('auto'),
     command: z.string().optional(),
@@ -68,7 +61,7 @@ const upstreamSchema = z
 const listenSchema = z
   .object({
     port: portSchema.default(3000),
-    host: z.string().min(1).default('127.0.0.1'),
+    host: z.string().default('127.0.0.1'),
     allowed_origins: z.array(z.string().min(1)).default([]),
   })
   .strict();
@@ -77,7 +70,7 @@ const dashboardSchema = z
   .object({
     enabled: z.boolean().default(true),
     port: portSchema.default(3100),
-    host: z.string().min(1).default('127.0.0.1'),
+    host: z.string().default('127.0.0.1'),
     api_secret: z.string().optional(),
     allow_open_mode: z.boolean().default(false),
     sse_heartbeat_interval: durationSchema.default('30s'),
@@ -172,9 +165,10 @@ const limitKeySchema = z.enum(['tool', 'agent', 'session', 'sender_id']);
 
 const spendLimitSchema = z
   .object({
-    field: z.string().min(1),
-    limit: z.number().nonnegative().refine(storableAmount, TOO_LARGE),
-    currency: z.string().min(1),
+    field: z.string(),
+    // Any finite size: money is counted in micro-units of unbounded width (zod refuses Infinity and NaN).
+    limit: z.number().nonnegative(),
+    currency: z.string(),
     window: durationSchema,
     key: limitKeySchema.optional(),
   })
@@ -198,10 +192,10 @@ const ruleSchema = z
     action: z.enum(['allow', 'deny', 'require_approval', 'rate_limit', 'spend_limit', 'dry_run']),
     approval: approvalRoutingSchema.optional(),
     evidence: z
-      .object({ requires: z.array(z.string().min(1)) })
+      .object({ requires: z.array(z.string()) })
       .strict()
       .optional(),
-    requires: z.array(z.string().min(1)).optional(),
+    requires: z.array(z.string()).optional(),
     requires_success: z.boolean().optional(),
     limits: limitsSchema.optional(),
     feedback: feedbackSchema.optional(),
@@ -284,7 +278,6 @@ const budgetSchema = z
     limit: z
       .number()
       .positive()
-      .refine(storableAmount, TOO_LARGE)
       .refine((limit) => (toMicroUnits(limit) ?? 1n) > 0n, 'limit must be at least 0.000001'),
     currency: z.string().min(1),
     window: z.union([durationSchema, z.literal('session')]),
@@ -338,15 +331,25 @@ const sdkSchema = z
   .object({
     enabled: z.boolean().default(false),
     port: portSchema.default(3200),
-    host: z.string().min(1).default('127.0.0.1'),
+    // The reference binds every interface for "": Helios refuses to guess, the address must be written.
+    host: z
+      .string()
+      .min(1, 'must name the address to bind (write 0.0.0.0 or :: for every interface)')
+      .default('127.0.0.1'),
     evaluation_ttl: durationSchema.default('10m'),
   })
   .strict();
 
+function versionMessage(input: unknown): string {
+  if (input === undefined) return 'is required';
+  return input === 1 ? `must be the string '1' (quote it: version: '1')` : `must be the string '1'`;
+}
+
 export const policyDocumentSchema = z
   .object({
-    // YAML reads an unquoted `version: 1` as a number; both spellings mean the one format version.
-    version: z.union([z.literal('1'), z.literal(1)]).transform(() => '1' as const),
+    // The string only, as in the reference (YAML reads an unquoted `version: 1` as a number, which the
+    // reference refuses): a policy that loads here loads there.
+    version: z.literal('1', { error: (issue) => versionMessage(issue.input) }),
     upstream: upstreamSchema.optional(),
     listen: listenSchema.prefault({}),
     environment: z.string().optional(),

@@ -1,6 +1,7 @@
 /** Turns a validated policy document (config/) into the structure `decide()` runs on. */
 import { type PolicyDocument, type BudgetConfig, type RuleConfig } from '../config/policy-schema.js';
 import { parseDuration } from '../config/duration.js';
+import { zeroDurationWarnings } from '../config/zero-durations.js';
 import {
   type BudgetWindow,
   type CompiledBudget,
@@ -54,7 +55,7 @@ export function compilePolicy(doc: PolicyDocument): CompileResult {
     evaluationTtlMs: duration(doc.sdk.evaluation_ttl),
     document: doc,
   };
-  warnings.push(...retentionWarnings(policy));
+  warnings.push(...zeroDurationWarnings(doc), ...retentionWarnings(policy));
   return { policy, warnings };
 }
 
@@ -122,10 +123,15 @@ function compileRule(rule: RuleConfig, index: number, warnings: string[]): Compi
   };
 }
 
-/** Only rate_limit and spend_limit rules have a limiter-backed limit; other actions ignore `limits`. */
+/**
+ * Only rate_limit and spend_limit rules have a limiter-backed limit; other actions ignore `limits`. A
+ * zero rate window is no limit, as in the reference's adapter API (config/zero-durations.ts); a zero
+ * spend window keeps its limit, which then holds each call's amount alone.
+ */
 function compileRuleLimit(rule: RuleConfig): RuleLimit | undefined {
   const limits = rule.limits;
   if (rule.action === 'rate_limit' && limits?.max_calls !== undefined && limits.window !== undefined) {
+    if (duration(limits.window) === 0) return undefined;
     return {
       type: 'rate',
       maxCalls: limits.max_calls,

@@ -23,6 +23,7 @@ export type RuleLimit =
       /** Integer micro-units of `currency`. */
       readonly limit: bigint;
       readonly currency: string;
+      /** 0: nothing charged stays in the window, so each call is judged on its own amount. */
       readonly windowMs: number;
       readonly key: RuleLimitKey;
     };
@@ -45,6 +46,7 @@ export interface CompiledRule {
   readonly evidenceKeys: readonly string[];
   readonly requiredTools: readonly string[];
   readonly requiresSuccess: boolean;
+  /** Undefined for actions without a limit, and for a rate limit with a zero window (no limit, as in the reference). */
   readonly limit: RuleLimit | undefined;
   readonly feedback: Feedback | undefined;
 }
@@ -59,6 +61,7 @@ export interface CompiledInstallRule {
   readonly feedback: Feedback | undefined;
 }
 
+/** `ms: 0` judges each call on its own amount; `idleTtlMs: 0` ends a pot as soon as nothing is pending. */
 export type BudgetWindow =
   | { readonly type: 'sliding'; readonly ms: number }
   | { readonly type: 'session'; readonly idleTtlMs: number };
@@ -102,7 +105,9 @@ export interface CompiledPolicy {
   /** Every tool some rule's `requires` names. */
   readonly requiredTools: ReadonlySet<string>;
   readonly onUnresolvedSession: 'deny' | 'anonymous';
+  /** 0: a ticket is timed out at its first deadline check (as every zero, see config/zero-durations.ts). */
   readonly approvalTimeoutMs: number;
+  /** 0: every evaluation awaiting /audit is expired at once, its holds void. */
   readonly evaluationTtlMs: number;
   readonly document: PolicyDocument;
 }

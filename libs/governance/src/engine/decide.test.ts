@@ -206,6 +206,7 @@ describe('decision pipeline', () => {
     );
     expect(run(escalate)).toMatchObject({
       action: 'require_approval',
+      reason: 'Destructive tool "tool" auto-escalated by flag_destructive policy',
       flaggedDestructive: true,
       matchedRule: undefined,
     });
@@ -227,8 +228,11 @@ describe('decision pipeline', () => {
 
   it('the drift gate overrides explicit allow and per-rule dry_run', () => {
     const block = policy('  rules: [ { match: {}, action: allow } ]\n');
-    expect(run(block, { driftChanges: [{ aspect: 'description' }] })).toMatchObject({
+    expect(
+      run(block, { driftChanges: [{ aspect: 'annotations' }, { aspect: 'description' }] }),
+    ).toMatchObject({
       action: 'deny',
+      reason: 'Tool "tool" definition drifted from baseline (annotations, description)',
       matchedRule: undefined,
       isDryRun: false,
     });
@@ -237,6 +241,7 @@ describe('decision pipeline', () => {
     );
     expect(run(approve, { driftChanges: [{ aspect: 'title' }] })).toMatchObject({
       action: 'require_approval',
+      reason: 'Tool "tool" definition drifted from baseline (title)',
       isDryRun: false,
     });
     expect(run(approve, { driftChanges: [] })).toMatchObject({ action: 'dry_run', isDryRun: true });
@@ -286,7 +291,7 @@ describe('decision pipeline', () => {
       evidenceBlocked: true,
       grounding: { type: 'evidence_expired' },
     });
-    expect(expired.reason).toMatch(/expired: recipient/);
+    expect(expired.reason).toBe('Required evidence not satisfied: recipient');
     const present = snapshot(
       [
         ['recipient', 'present'],

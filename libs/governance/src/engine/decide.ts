@@ -97,7 +97,7 @@ export function decide(input: DecideInput): PolicyDecision {
   flagDestructive(decision, input, baseline);
   gateDrift(decision, input.toolName);
   decision.originalAction = decision.action;
-  ground(decision, input.grounding);
+  ground(decision, input.grounding, policy);
   decision.isDryRun = (decision.originalAction === 'dry_run' || policy.dryRun) && !decision.sessionBlocked;
   return decision;
 }
@@ -141,7 +141,7 @@ function flagDestructive(
   // Escalation only ever tightens: a default deny stays a deny.
   if (policy.flagDestructive === 'require_approval' && decision.action === 'allow') {
     decision.action = 'require_approval';
-    decision.reason = `Unmatched destructive tool "${input.toolName}" requires approval (flag_destructive)`;
+    decision.reason = `Destructive tool "${input.toolName}" auto-escalated by flag_destructive policy`;
   }
 }
 
@@ -151,13 +151,18 @@ function gateDrift(decision: Mutable<PolicyDecision>, toolName: string): void {
   if (drift === undefined || drift.mode === 'log') return;
   decision.matchedRule = undefined;
   decision.action = drift.mode === 'block' ? 'deny' : 'require_approval';
-  decision.reason = `Tool definition drift detected for "${toolName}" (${drift.changes
+  // The reference's text, word for word: adapters show it to the agent.
+  decision.reason = `Tool "${toolName}" definition drifted from baseline (${drift.changes
     .map((change) => change.aspect)
-    .join(', ')}); on_tool_drift: ${drift.mode}`;
+    .join(', ')})`;
 }
 
 /** Grounding (session required, evidence missing vs expired, dependencies) of a call not already denied. */
-function ground(decision: Mutable<PolicyDecision>, snapshot: GroundingSnapshot | undefined): void {
+function ground(
+  decision: Mutable<PolicyDecision>,
+  snapshot: GroundingSnapshot | undefined,
+  policy: CompiledPolicy,
+): void {
   const rule = decision.matchedRule;
   if (decision.action === 'deny' || !isGrounded(rule)) return;
   if (decision.sessionId === undefined) {
@@ -169,7 +174,7 @@ function ground(decision: Mutable<PolicyDecision>, snapshot: GroundingSnapshot |
     decision.grounding = checkGrounding(rule, snapshot);
     decision.evidenceBlocked = decision.grounding.type !== 'satisfied';
   }
-  const blockedReason = groundingReason(decision.grounding);
+  const blockedReason = groundingReason(decision.grounding, policy);
   if (blockedReason !== undefined) {
     decision.action = 'deny';
     decision.reason = blockedReason;

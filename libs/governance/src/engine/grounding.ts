@@ -2,7 +2,7 @@
  * Evidence and dependency grounding. The engine is synchronous, so the caller reads a snapshot of the
  * session's evidence and tool history first (see EvidenceStore.grounding) and passes it in.
  */
-import { type CompiledRule } from './compiled-policy.js';
+import { type CompiledPolicy, type CompiledRule } from './compiled-policy.js';
 
 export interface GroundingSnapshot {
   /** State of each evidence key the policy knows: present (live), expired, or absent from the map. */
@@ -47,17 +47,34 @@ export function checkGrounding(rule: CompiledRule, snapshot: GroundingSnapshot):
   return { type: 'satisfied' };
 }
 
-export function groundingReason(outcome: GroundingOutcome): string | undefined {
+/**
+ * The deny reason of a grounding outcome that refuses the call (the reference's decision pipeline):
+ * missing keys first, then expired ones, in the rule's order.
+ */
+export function groundingReason(outcome: GroundingOutcome, policy: CompiledPolicy): string | undefined {
   switch (outcome.type) {
     case 'evidence_missing':
-      return `Missing required evidence: ${outcome.missing.join(', ')}`;
+      return `Required evidence not satisfied: ${[...outcome.missing, ...outcome.expired].join(', ')}`;
     case 'evidence_expired':
-      return `Required evidence expired: ${outcome.expired.join(', ')}`;
+      return `Required evidence not satisfied: ${outcome.expired.join(', ')}`;
     case 'dependency_missing':
-      return `Required prior tool calls missing: ${outcome.tools.join(', ')}`;
+      return `Required tool calls not completed: ${outcome.tools.join(', ')}`;
     case 'session_required':
-      return 'This rule requires a session identity (evidence or dependencies are tracked per session); tried: sideband session_id';
+      return (
+        `No session identity resolved (tried: ${sessionStrategySummary(policy)}) — rules using ` +
+        'evidence.requires or requires need one. See session.identity in helio.yaml.'
+      );
     default:
       return undefined;
   }
+}
+
+/**
+ * The policy's `session.identity` chain as the reference names it in its deny texts and audit records
+ * (`header "x-helio-session-id", legacy_header`), though this door reads only the body's session_id.
+ */
+export function sessionStrategySummary(policy: CompiledPolicy): string {
+  return policy.document.session.identity
+    .map((entry) => (entry.source === 'header' ? `header "${entry.name}"` : entry.source))
+    .join(', ');
 }

@@ -15,7 +15,7 @@ policies:
     const h = await harness(GROUNDED, { limits: { maxEvidenceEntries: 3, maxEvidenceBytes: 30 } });
     expect(body(await h.service.evaluate({ tool: { name: 'send' }, session_id: 's' }))).toMatchObject({
       decision: 'deny',
-      reason: 'Missing required evidence: recipient',
+      reason: 'Required evidence not satisfied: recipient',
     });
     expect(h.audit.records.at(-1)?.record.blockReason).toBe('evidence_missing');
     const lookup = body(await h.service.evaluate({ tool: { name: 'lookup' }, session_id: 's' }));
@@ -65,7 +65,7 @@ policies:
     h.clock.advance(60_000);
     expect(body(await h.service.evaluate({ tool: { name: 'send' }, session_id: 's' }))).toMatchObject({
       decision: 'deny',
-      reason: 'Required evidence expired: recipient',
+      reason: 'Required evidence not satisfied: recipient',
     });
   });
 
@@ -113,7 +113,7 @@ policies:
       evidence: [{ evidence_key: 'recipient', evidence_data: 1 }],
     });
     const missing = body(await h.service.evaluate({ tool: { name: 'send' }, session_id: 's' }));
-    expect(missing.reason).toBe('Required prior tool calls missing: lookup');
+    expect(missing.reason).toBe('Required tool calls not completed: lookup');
     expect(h.audit.records.at(-1)?.record.blockReason).toBe('dependency_missing');
     for (const status of ['success', 'error'] as const) {
       const lookup = body(await h.service.evaluate({ tool: { name: 'lookup' }, session_id: 's' }));

@@ -7,11 +7,12 @@ import { type ApprovalTicket } from '../stores/approval-ticket-store.js';
 import { type BucketSnapshot, type CommitCharge } from '../stores/limit-store.js';
 import { type PendingEvaluation, type Tombstone } from '../stores/pending-evaluation-store.js';
 import { jsonByteLength } from '../util/canonical-json.js';
-import { fromMicroUnits, toMicroUnits } from '../util/money.js';
+import { fromMicroUnits, INVALID_AMOUNT_TEXT, toMicroUnits } from '../util/money.js';
 import { type BlockReason } from '../stores/audit-record.js';
 import { auditPayloadHash } from './audit-payload-hash.js';
 import { enforceDeadlines } from './expiry.js';
 import { finalizationRecord } from './record-builder.js';
+import { recordedDuration, withDurationNote } from './recorded-duration.js';
 import { failure, type AuditResult, type Failure } from './results.js';
 import { appendRecord, nowIso, sessionStoreCaps, type ServiceContext } from './service-context.js';
 import { budgetBlock } from './wire-blocks.js';
@@ -19,6 +20,9 @@ import { type AuditRequest, type EvidenceOutcome } from '../wire/wire-types.js';
 import { type PlannedCharge } from '../stores/planned-charge.js';
 
 export async function auditCall(context: ServiceContext, request: AuditRequest): Promise<AuditResult> {
+  // In-process callers can pass any value; one JSON cannot carry (a bigint) must not reach the payload hash.
+  const actual: unknown = request.actual_amount;
+  if (actual !== undefined && typeof actual !== 'number') return failure(INVALID_ACTUAL_AMOUNT);
   return context.locks.run(request.evaluation_id, () => finalize(context, request));
 }
 
@@ -47,14 +51,15 @@ async function finalize(context: ServiceContext, request: AuditRequest): Promise
   const ran = request.status === 'success' || request.status === 'error';
   const now = context.clock.now();
   const settled = { entry, ticket, ran, actualAmount, payloadHash, now };
-  const chain = withDenial(await settleCharges(context, settled), ticket);
+  const duration = recordedDuration(request.duration_ms);
+  const chain = withDurationNote(withDenial(await settleCharges(context, settled), ticket), duration);
   const record = finalizationRecord(entry, ticket, context.policy.environment, nowIso(context), {
     blockReason: auditBlockReason(entry, ticket, ran),
     evidenceChain: chain,
     recordKind: 'tool_call',
     upstreamResponse: recordedResult(context, request.result),
     upstreamError: request.status === 'error' ? (request.error ?? 'tool call failed') : null,
-    upstreamLatencyMs: request.duration_ms ?? null,
+    upstreamLatencyMs: duration.ms,
   });
   await appendRecord(context, record);
   const won = await stores.pending.finalize({
@@ -112,11 +117,17 @@ async function answerLostRace(
   return replayed(entry.auditRecordId, false);
 }
 
+/** The 400 for an `actual_amount` that is no amount, with the one text that says what an amount is. */
+const INVALID_ACTUAL_AMOUNT = Object.freeze({
+  error: 'invalid_actual_amount',
+  issues: Object.freeze([Object.freeze({ path: 'actual_amount', message: INVALID_AMOUNT_TEXT })]),
+} as const);
+
 /** `actual_amount` in micro-units; refused when unreadable or when nothing the call holds is spend. */
 function actualAmountOf(request: AuditRequest, entry: PendingEvaluation): bigint | undefined | Failure {
   if (request.actual_amount === undefined) return undefined;
   const amount = toMicroUnits(request.actual_amount);
-  if (amount === undefined) return failure({ error: 'invalid_actual_amount' });
+  if (amount === undefined) return failure(INVALID_ACTUAL_AMOUNT);
   if (!entry.charges.some((charge) => charge.role !== 'rate')) return failure({ error: 'no_spend_rule' });
   return amount;
 }

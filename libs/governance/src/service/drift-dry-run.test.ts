@@ -12,8 +12,21 @@ describe('drift guard', () => {
     const drifted = body(await h.service.evaluate(tool('v2', { destructiveHint: true })));
     expect(drifted).toMatchObject({
       decision: 'deny',
+      reason: 'Tool "t" definition drifted from baseline (annotations, description)',
+      feedback: { message: 'Tool "t" definition drifted from baseline (annotations, description)' },
       matched_rule: null,
-      tool_drift: { changes: [{ aspect: 'annotations' }, { aspect: 'description' }] },
+      // Both raw values, as the reference reports them; the baseline had no annotations.
+      tool_drift: {
+        changes: [
+          { aspect: 'annotations', current: { destructiveHint: true } },
+          { aspect: 'description', baseline: 'v1', current: 'v2' },
+        ],
+      },
+    });
+    expect(drifted.tool_drift?.changes[0]).not.toHaveProperty('baseline');
+    // The record names the aspects; the definitions travel in the response only.
+    expect(h.audit.records.at(-1)?.record.evidenceChain).toMatchObject({
+      tool_drift: { mode: 'block', changes: [{ aspect: 'annotations' }, { aspect: 'description' }] },
     });
     expect(h.audit.records.at(-1)?.record.blockReason).toBe('tool_definition_drift');
     expect(body(await h.service.evaluate(tool('v1'))).decision).toBe('allow');
@@ -24,7 +37,7 @@ describe('drift guard', () => {
         }),
       ).tool_drift,
     ).toEqual({
-      changes: [{ aspect: 'title' }],
+      changes: [{ aspect: 'title', current: 'T' }],
     });
   });
 
@@ -37,7 +50,7 @@ describe('drift guard', () => {
     expect(drifted).toMatchObject({
       decision: 'require_approval',
       approval: { timeout_ms: 300_000 },
-      tool_drift: { changes: [{ aspect: 'outputSchema' }] },
+      tool_drift: { changes: [{ aspect: 'outputSchema', baseline: { a: 1 }, current: { a: 2 } }] },
     });
   });
 });
@@ -99,5 +112,32 @@ budgets:
       blockReason: null,
     });
     expect(h.limits.ledger()).toHaveLength(0);
+  });
+
+  it('peeks budgets whatever the action; an unresolved session is reported instead of peeked', async () => {
+    const h = await harness(`
+version: '1'
+policies:
+  dry_run: true
+  rules:
+    - { name: no, match: { tool: rm }, action: deny }
+    - { name: rate, match: { tool: r }, action: rate_limit, limits: { max_calls: 1, window: 1m, key: session } }
+budgets:
+  - { name: p, limit: 5, currency: USD, window: 1h, contributors: [ { match: { tool: rm }, field: a } ] }
+  - { name: run, limit: 5, currency: USD, window: 1h, key: session, contributors: [ { match: { tool: r }, field: a } ] }
+`);
+    expect(body(await h.service.evaluate({ tool: { name: 'rm' }, arguments: { a: 6 } }))).toMatchObject({
+      reason: 'Matched "no" → deny',
+      limits: { budgets: [{ name: 'p', attempted_amount: 6, allowed: false }] },
+      dry_run: { would_forward: false, evidence_satisfied: true, limits_ok: false },
+    });
+    const unresolved = body(await h.service.evaluate({ tool: { name: 'r' }, arguments: { a: 1 } }));
+    expect(unresolved.dry_run).toEqual({
+      would_forward: false,
+      evidence_satisfied: true,
+      limits_ok: false,
+      session_unresolved: true,
+    });
+    expect(unresolved).not.toHaveProperty('limits');
   });
 });

@@ -1,43 +1,17 @@
 /** Feedback blocks: always on blocking decisions; on gating ones only when the rule configures it. */
-import { formatDuration } from '../config/duration.js';
-import { type RuleLimit } from '../engine/compiled-policy.js';
+import { type CompiledPolicy } from '../engine/compiled-policy.js';
 import { type PolicyDecision } from '../engine/decide.js';
-import { fromMicroUnits } from '../util/money.js';
+import { sessionStrategySummary } from '../engine/grounding.js';
 import { type FeedbackBlock, type WireDecision } from '../wire/wire-types.js';
 
+/**
+ * The rule's feedback, else its decision reason as the message: what every blocking decision carries,
+ * rate_limited and spend_limited included (the reference's buildFeedback; an empty suggestion is none).
+ */
 export function ruleFeedback(decision: PolicyDecision): FeedbackBlock {
   const configured = decision.matchedRule?.feedback;
   const message = configured?.message ?? decision.reason;
-  return configured?.suggestion === undefined ? { message } : { message, suggestion: configured.suggestion };
-}
-
-/**
- * A rate or spend limit's refusal: the rule's own feedback when it configures one, else what the agent
- * needs to repair the call (which limit, and what to do), not the engine's rule-match text.
- */
-export function limitFeedback(
-  decision: PolicyDecision,
-  limit: RuleLimit,
-  invalidAmount: boolean,
-): FeedbackBlock {
-  if (decision.matchedRule?.feedback !== undefined) return ruleFeedback(decision);
-  const window = formatDuration(limit.windowMs);
-  if (limit.type === 'rate') {
-    return {
-      message: `Rate limit reached: at most ${limit.maxCalls} call(s) per ${window}`,
-      suggestion: 'Wait until limits.rate.reset_at_ms before calling this tool again.',
-    };
-  }
-  if (invalidAmount) {
-    return {
-      message: `The spend amount at "${limit.fieldText}" is missing or not a non-negative finite number`,
-      suggestion: `Retry with the amount as a number at "${limit.fieldText}".`,
-    };
-  }
-  return {
-    message: `Spend limit reached: at most ${fromMicroUnits(limit.limit)} ${limit.currency} per ${window}`,
-    suggestion: 'Wait for the window to free up, or reduce the amount.',
-  };
+  return configured?.suggestion ? { message, suggestion: configured.suggestion } : { message };
 }
 
 export function isBlocking(wire: WireDecision): boolean {
@@ -59,6 +33,7 @@ export function budgetDeniedFeedback(invalid: readonly string[], breached: reado
   return invalid.length > 0
     ? {
         message: `Budget ${quoteAll(invalid)} could not read a valid spend amount from this call`,
+        // The reference's words: adapters written for it show them (an amount of any size is valid).
         suggestion: 'Retry with a non-negative finite amount in the expected field.',
       }
     : {
@@ -74,8 +49,18 @@ export function budgetApprovalFeedback(breached: readonly string[]): FeedbackBlo
   };
 }
 
-export const SESSION_UNRESOLVED_REASON =
-  'Session identity unresolved: this call engages a session-keyed limit or budget and carries no session_id (tried: sideband session_id)';
+/** A session-keyed limit or budget engaged without identity: `reason` and feedback (reference's session-gate.ts). */
+export function sessionUnresolvedFeedback(
+  policy: CompiledPolicy,
+): FeedbackBlock & { readonly suggestion: string } {
+  return {
+    message:
+      `No session identity resolved (tried: ${sessionStrategySummary(policy)}) — a session-keyed limit or ` +
+      'budget requires one. See session.identity in helio.yaml.',
+    suggestion:
+      'Send a session_id the identity policy accepts, or set session.on_unresolved: anonymous to restore shared pooling.',
+  };
+}
 
 function quoteAll(names: readonly string[]): string {
   return names.map((name) => `"${name}"`).join(', ');

@@ -3,7 +3,7 @@
  * expiry sweep over injected stores. Each method answers a closed union `{ type, body }` (results.ts)
  * that a transport maps; nothing here knows HTTP.
  */
-import { newId, storableJson, storableText, type FieldError } from '@helios/core';
+import { newId, storableJsonWithin, storableText, type FieldError } from '@helios/core';
 import { resolveGovernanceLimits, type GovernanceLimits } from '../config/governance-limits.js';
 import { type CompiledPolicy } from '../engine/compiled-policy.js';
 import { systemClock, type Clock } from '../stores/clock.js';
@@ -95,41 +95,36 @@ export class GovernanceService {
   }
 
   evaluate(request: EvaluateRequest): Promise<EvaluateResult> {
-    const storable = storableJson(request);
-    const issues = evaluateIdentifierIssues(storable);
-    return issues.length > 0 ? invalid(issues) : evaluateCall(this.context, storable);
+    return this.admit(request, evaluateIdentifierIssues, (storable) => evaluateCall(this.context, storable));
   }
 
   audit(request: AuditRequest): Promise<AuditResult> {
-    const storable = storableJson(request);
-    const issues = auditIdentifierIssues(storable);
-    return issues.length > 0 ? invalid(issues) : auditCall(this.context, storable);
+    return this.admit(request, auditIdentifierIssues, (storable) => auditCall(this.context, storable));
   }
 
   resolveApproval(ticketId: string, request: ResolveApprovalRequest): Promise<ResolveApprovalResult> {
     const id = storableText(ticketId);
-    const issues = ticketIdIssues(id);
-    return issues.length > 0 ? invalid(issues) : resolveApproval(this.context, id, storableJson(request));
+    return this.admit(
+      request,
+      () => ticketIdIssues(id),
+      (storable) => resolveApproval(this.context, id, storable),
+    );
   }
 
   installScan(request: InstallScanRequest): Promise<InstallScanResult> {
-    const storable = storableJson(request);
-    const issues = installScanIdentifierIssues(storable);
-    return issues.length > 0 ? invalid(issues) : installScan(this.context, storable);
+    return this.admit(request, installScanIdentifierIssues, (storable) =>
+      installScan(this.context, storable),
+    );
   }
 
   /** `POST /evidence`: stores grounding data under an allowlisted key for a session. */
   putEvidence(request: EvidenceRequest): Promise<EvidenceResult> {
-    const storable = storableJson(request);
-    const issues = evidenceIdentifierIssues(storable);
-    return issues.length > 0 ? invalid(issues) : putEvidence(this.context, storable);
+    return this.admit(request, evidenceIdentifierIssues, (storable) => putEvidence(this.context, storable));
   }
 
   /** `POST /context`: sets one context value of a session (last write wins). */
   putContext(request: ContextRequest): Promise<ContextResult> {
-    const storable = storableJson(request);
-    const issues = contextIdentifierIssues(storable);
-    return issues.length > 0 ? invalid(issues) : putContext(this.context, storable);
+    return this.admit(request, contextIdentifierIssues, (storable) => putContext(this.context, storable));
   }
 
   /** `GET /session/:session_id/state`: unexpired evidence, context and completed tools of a session. */
@@ -145,6 +140,24 @@ export class GovernanceService {
    */
   sweep(): Promise<SweepReport> {
     return expireDue(this.context);
+  }
+
+  /**
+   * Every door's first step: the request nests within `maxJsonDepth` (else `json_too_deep`: an
+   * in-process caller gets the listener's answer, not a stack overflow), its strings are made storable,
+   * then its keys and ids are held to their byte ceilings (`invalid_request`).
+   */
+  private admit<Request, Result>(
+    request: Request,
+    identifierIssues: (storable: Request) => FieldError[],
+    flow: (storable: Request) => Promise<Result>,
+  ): Promise<Result | Failure> {
+    const maxDepth = this.context.limits.maxJsonDepth;
+    const storable = storableJsonWithin(request, maxDepth);
+    if (storable === undefined)
+      return Promise.resolve(failure({ error: 'json_too_deep', max_depth: maxDepth }));
+    const issues = identifierIssues(storable);
+    return issues.length > 0 ? invalid(issues) : flow(storable);
   }
 }
 

@@ -21,8 +21,8 @@ export function evaluateIdentifierIssues(request: EvaluateRequest): FieldError[]
     [
       ['origin', request.origin, MAX.origin],
       ['tool.name', request.tool.name, MAX.toolName],
-      ['agent_id', request.agent_id, MAX.callerId],
-      ['session_id', request.session_id, MAX.callerId],
+      ['agent_id', request.agent_id, MAX.agentId],
+      ['session_id', request.session_id, MAX.callerSessionId],
     ],
     request.metadata,
   );
@@ -34,21 +34,19 @@ export function installScanIdentifierIssues(request: InstallScanRequest): FieldE
       ['origin', request.origin, MAX.origin],
       ['package.name', request.package.name, MAX.packageName],
       ['package.source', request.package.source, MAX.packageSource],
-      ['agent_id', request.agent_id, MAX.callerId],
-      ['session_id', request.session_id, MAX.callerId],
+      ['agent_id', request.agent_id, MAX.agentId],
+      ['session_id', request.session_id, MAX.callerSessionId],
     ],
     request.metadata,
   );
 }
 
+/**
+ * Evidence keys are not held to a ceiling here: an entry the store cannot take is dropped softly at
+ * finalization (no policy allows such a key), so an oversized one never costs the call its record.
+ */
 export function auditIdentifierIssues(request: AuditRequest): FieldError[] {
-  const checks: Check[] = [['evaluation_id', request.evaluation_id, MAX.evaluationId]];
-  if (Array.isArray(request.evidence)) {
-    request.evidence.forEach((entry, i) =>
-      checks.push([`evidence[${i}].evidence_key`, entry?.evidence_key, MAX.evidenceKey]),
-    );
-  }
-  return issues(checks);
+  return issues([['evaluation_id', request.evaluation_id, MAX.evaluationId]]);
 }
 
 export function evidenceIdentifierIssues(request: EvidenceRequest): FieldError[] {

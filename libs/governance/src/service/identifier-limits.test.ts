@@ -7,6 +7,7 @@ import { IDENTIFIER_MAX_BYTES as MAX } from '../config/identifier-limits.js';
 import { harness } from '../testing/service-harness.js';
 
 const OPEN = "version: '1'\nsdk: { enabled: true }\n";
+const GROUNDED = `${OPEN}policies:\n  rules:\n    - { name: send, match: { tool: send }, action: allow, evidence: { requires: [recipient] } }\n`;
 
 /** Exactly `bytes` UTF-8 bytes, mostly four-byte characters (two UTF-16 units each). */
 function textOfBytes(bytes: number): string {
@@ -26,8 +27,8 @@ function refused(path: string, bytes: number) {
 const PATH_LIMITS: Record<string, keyof typeof MAX> = {
   origin: 'origin',
   'tool.name': 'toolName',
-  agent_id: 'callerId',
-  session_id: 'callerId',
+  agent_id: 'agentId',
+  session_id: 'callerSessionId',
   'metadata.sender_id': 'senderId',
   'package.name': 'packageName',
   'package.source': 'packageSource',
@@ -41,8 +42,8 @@ describe('byte ceilings of /evaluate', () => {
   it.each([
     ['origin', MAX.origin, (v: string) => ({ origin: v })],
     ['tool.name', MAX.toolName, () => ({})],
-    ['agent_id', MAX.callerId, (v: string) => ({ agent_id: v })],
-    ['session_id', MAX.callerId, (v: string) => ({ session_id: v })],
+    ['agent_id', MAX.agentId, (v: string) => ({ agent_id: v })],
+    ['session_id', MAX.callerSessionId, (v: string) => ({ session_id: v })],
     ['metadata.sender_id', MAX.senderId, (v: string) => ({ metadata: { sender_id: v } })],
   ] as const)('%s: %d bytes pass, one more is refused', async (path, max, extra) => {
     const h = await harness(OPEN);
@@ -108,31 +109,38 @@ describe('byte ceilings of the other entry points', () => {
     );
   });
 
-  it('/audit: the evaluation id and each evidence key', async () => {
-    const h = await harness(OPEN);
+  it('/audit: the evaluation id; an oversized evidence key is dropped softly, never the record', async () => {
+    const h = await harness(GROUNDED);
     expect(
       await h.service.audit({ evaluation_id: textOfBytes(MAX.evaluationId + 1), status: 'success' }),
     ).toMatchObject({
       type: 'Error',
       body: { error: 'invalid_request', issues: [{ path: 'evaluation_id' }] },
     });
-    expect(
-      await h.service.audit({
-        evaluation_id: 'e',
-        status: 'success',
-        evidence: [
-          { evidence_key: 'ok', evidence_data: 1 },
-          { evidence_key: textOfBytes(MAX.evidenceKey + 1), evidence_data: 1 },
-        ],
-      }),
-    ).toMatchObject({
-      type: 'Error',
-      body: { error: 'invalid_request', issues: [{ path: 'evidence[1].evidence_key' }] },
-    });
     // Within the ceilings the call goes on to the engine (which does not know the id).
     expect(
       await h.service.audit({ evaluation_id: textOfBytes(MAX.evaluationId), status: 'success' }),
     ).toMatchObject({ type: 'Error', body: { error: 'evaluation_unknown' } });
+    const decided = await h.service.evaluate({ session_id: 's', tool: { name: 'lookup' } });
+    if (decided.type !== 'Decided') throw new Error('expected a decision');
+    expect(
+      await h.service.audit({
+        evaluation_id: decided.body.evaluation_id,
+        status: 'success',
+        evidence: [
+          { evidence_key: 'recipient', evidence_data: 1 },
+          { evidence_key: textOfBytes(MAX.evidenceKey + 1), evidence_data: 1 },
+        ],
+      }),
+    ).toMatchObject({
+      type: 'Finalized',
+      body: {
+        evidence: [
+          { evidence_key: 'recipient', stored: true },
+          { stored: false, reason: 'key_not_in_policy_allowlist' },
+        ],
+      },
+    });
   });
 
   it('approval resolution: the ticket id', async () => {

@@ -133,11 +133,9 @@ describe('evaluate → audit lifecycle', () => {
     expect(third).toMatchObject({
       decision: 'rate_limited',
       limits: { rate: { current: 2 } },
-      // Without configured feedback the agent is told which limit, not the engine's rule-match text.
-      feedback: {
-        message: 'Rate limit reached: at most 2 call(s) per 1m',
-        suggestion: 'Wait until limits.rate.reset_at_ms before calling this tool again.',
-      },
+      // As the reference: the rule's reason, and feedback that is the rule's, else that reason.
+      reason: 'Matched "limited" → rate_limit',
+      feedback: { message: 'Matched "limited" → rate_limit' },
     });
     expect(h.audit.records.at(-1)?.record.blockReason).toBe('rate_limited');
     // not_executed releases its hold; the slot is free again.
@@ -172,7 +170,8 @@ describe('evaluate → audit lifecycle', () => {
     expect(bad).toMatchObject({
       decision: 'spend_limited',
       limits: { spend: { reason: 'invalid_amount', limit: 10, currency: 'USD' } },
-      feedback: { message: 'The spend amount at "amount" is missing or not a non-negative finite number' },
+      reason: 'Matched "pay" → spend_limit',
+      feedback: { message: 'Matched "pay" → spend_limit' },
     });
     expect(
       body(await h.service.evaluate({ tool: { name: 'pay' }, arguments: { amount: 'x' } })).decision,
@@ -201,7 +200,8 @@ describe('evaluate → audit lifecycle', () => {
       body(await h.service.evaluate({ tool: { name: 'pay' }, arguments: { amount: 0.01 } })),
     ).toMatchObject({
       decision: 'spend_limited',
-      feedback: { message: 'Spend limit reached: at most 10 USD per 1h' },
+      reason: 'Matched "pay" → spend_limit',
+      feedback: { message: 'Matched "pay" → spend_limit' },
     });
   });
 

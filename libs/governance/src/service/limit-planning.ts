@@ -148,13 +148,3 @@ function budgetKey(budget: CompiledBudget, call: CallIdentity): string {
       return `budget:${budget.name}:sender:${call.senderId ?? 'unknown'}`;
   }
 }
-
-/** Whether `on_unresolved: deny` refuses a sessionless call: it engages a session-keyed limit or budget. */
-export function sessionUnresolvedEngaged(
-  policy: CompiledPolicy,
-  rule: RuleLimitPlan,
-  budgets: readonly BudgetPlan[],
-): boolean {
-  if (policy.onUnresolvedSession !== 'deny') return false;
-  return (rule.type === 'Check' && rule.sessionless) || budgets.some((plan) => plan.sessionless);
-}

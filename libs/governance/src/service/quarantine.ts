@@ -21,8 +21,8 @@ export function quarantinedRecord(record: AuditRecord, error: unknown): AuditRec
     ...record,
     toolName: truncateUtf8(record.toolName, MAX.toolName),
     origin: truncateUtf8(record.origin, MAX.origin),
-    agentId: record.agentId === null ? null : truncateUtf8(record.agentId, MAX.callerId),
-    sessionId: record.sessionId === null ? null : truncateUtf8(record.sessionId, MAX.callerId),
+    agentId: record.agentId === null ? null : truncateUtf8(record.agentId, MAX.agentId),
+    sessionId: record.sessionId === null ? null : truncateUtf8(record.sessionId, MAX.callerSessionId),
     toolInput: {},
     metadata: null,
     evidenceChain: {

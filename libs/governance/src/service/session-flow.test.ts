@@ -33,30 +33,38 @@ describe('POST /context and GET /session/:id/state (SDK scope)', () => {
     await h.service.putContext({ session_id: 's1', key: 'user', value: { id: 8 } });
     await h.service.putContext({ session_id: 's1', key: 'nothing', value: null });
     await h.service.putEvidence(evidence('s1', { to: 'a' }, 60));
+    const start = h.clock.now();
+    const iso = (ms: number) => new Date(ms).toISOString();
     for (const [tool, status] of [
       ['lookup', 'success'],
       ['fetch', 'error'],
       ['aardvark', 'success'],
+      ['lookup', 'error'], // a later failure never revokes a success; the time is the latest call's
+      ['skipped', 'not_executed'], // did not run: not a call
     ] as const) {
+      h.clock.advance(1_000);
       const id = evaluationId(await h.service.evaluate({ session_id: 's1', tool: { name: tool } }));
       await h.service.audit({ evaluation_id: id, status });
     }
-    const start = h.clock.now();
     expect(await h.service.sessionState('s1')).toEqual({
       type: 'State',
       body: {
         session_id: 's1',
-        evidence: [
-          {
+        evidence: {
+          recipient: {
             evidence_key: 'recipient',
-            evidence_data: { to: 'a' },
+            data: { to: 'a' },
             tool_name: 'lookup',
-            timestamp_ms: start,
-            expires_at_ms: start + 60_000,
+            timestamp: iso(start),
+            expires_at: iso(start + 60_000),
           },
-        ],
+        },
         context: { user: { id: 8 }, nothing: null },
-        completed_tools: ['aardvark', 'lookup'],
+        completed_tools: [
+          { tool_name: 'lookup', timestamp: iso(start + 4_000), succeeded: true },
+          { tool_name: 'fetch', timestamp: iso(start + 2_000), succeeded: false },
+          { tool_name: 'aardvark', timestamp: iso(start + 3_000), succeeded: true },
+        ],
       },
     });
   });
@@ -65,10 +73,10 @@ describe('POST /context and GET /session/:id/state (SDK scope)', () => {
     const h = await harness(GROUNDED, { limits: { maxSessions: 1 } });
     await h.service.putEvidence(evidence('s1', 1, 10));
     h.clock.advance(10_000);
-    expect((await h.service.sessionState('s1')).body).toMatchObject({ evidence: [] });
+    expect((await h.service.sessionState('s1')).body).toMatchObject({ evidence: {} });
     expect((await h.service.sessionState('never')).body).toEqual({
       session_id: 'never',
-      evidence: [],
+      evidence: {},
       context: {},
       completed_tools: [],
     });

@@ -6,7 +6,7 @@
 import { jsonByteLength } from '../util/canonical-json.js';
 import { failure, type ContextResult, type SessionStateResult } from './results.js';
 import { sessionStoreCaps, type ServiceContext } from './service-context.js';
-import { type ContextRequest } from '../wire/wire-types.js';
+import { type ContextRequest, type SessionEvidenceEntry } from '../wire/wire-types.js';
 
 export async function putContext(context: ServiceContext, request: ContextRequest): Promise<ContextResult> {
   const { stores, limits } = context;
@@ -31,19 +31,34 @@ export async function sessionState(context: ServiceContext, sessionId: string): 
   const { evidence } = context.stores;
   if (evidence === undefined) return failure({ error: 'evidence_unavailable' });
   const state = await evidence.sessionState(sessionId, context.clock.now());
+  const iso = (ms: number) => context.isoTime.format(ms);
+  const evidenceByKey: Record<string, SessionEvidenceEntry> = {};
+  for (const entry of state.evidence) {
+    // Defined, not assigned: an evidence key "__proto__" must stay data, not replace the prototype.
+    Object.defineProperty(evidenceByKey, entry.key, {
+      value: {
+        evidence_key: entry.key,
+        data: entry.data,
+        tool_name: entry.toolName,
+        timestamp: iso(entry.writtenAtMs),
+        expires_at: Number.isFinite(entry.expiresAtMs) ? iso(entry.expiresAtMs) : null,
+      },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return {
     type: 'State',
     body: {
       session_id: sessionId,
-      evidence: state.evidence.map((entry) => ({
-        evidence_key: entry.key,
-        evidence_data: entry.data,
-        tool_name: entry.toolName,
-        timestamp_ms: entry.writtenAtMs,
-        expires_at_ms: entry.expiresAtMs,
-      })),
+      evidence: evidenceByKey,
       context: state.context,
-      completed_tools: state.completedTools,
+      completed_tools: state.completedTools.map((tool) => ({
+        tool_name: tool.toolName,
+        timestamp: iso(tool.lastCallAtMs),
+        succeeded: tool.succeeded,
+      })),
     },
   };
 }

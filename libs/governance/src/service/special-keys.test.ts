@@ -78,14 +78,18 @@ describe('the attacks the lost key allowed', () => {
     ).toMatchObject({ body: { decision: 'deny' } });
   });
 
-  it('the /audit idempotency hash covers a __proto__ member', () => {
-    const plain = parsed<{ evaluation_id: string; status: 'success' }>(
-      '{"evaluation_id":"e1","status":"success"}',
+  it('the /audit idempotency hash covers a __proto__ member of the result, and no unknown top-level key', () => {
+    type Audit = { evaluation_id: string; status: 'success'; result?: unknown };
+    const plain = parsed<Audit>('{"evaluation_id":"e1","status":"success","result":{}}');
+    const inResult = parsed<Audit>(
+      '{"evaluation_id":"e1","status":"success","result":{"__proto__":{"a":1}}}',
     );
-    const extra = parsed<{ evaluation_id: string; status: 'success' }>(
-      '{"evaluation_id":"e1","status":"success","__proto__":{"status":"error"}}',
+    const topLevel = parsed<Audit>(
+      '{"evaluation_id":"e1","status":"success","result":{},"__proto__":{"x":1}}',
     );
-    expect(auditPayloadHash(extra)).not.toBe(auditPayloadHash(plain));
+    expect(auditPayloadHash(inResult)).not.toBe(auditPayloadHash(plain));
+    // The schema ignores unknown top-level keys, so they are no part of the payload's meaning.
+    expect(auditPayloadHash(topLevel)).toBe(auditPayloadHash(plain));
   });
 });
 

@@ -36,8 +36,15 @@ export interface EvidenceEntryView {
 export interface SessionStateView {
   readonly evidence: readonly EvidenceEntryView[];
   readonly context: Readonly<Record<string, unknown>>;
-  /** Tools with at least one successful call, sorted. */
-  readonly completedTools: readonly string[];
+  /** Every tool that ran in the session, in order of first call. */
+  readonly completedTools: readonly CompletedToolView[];
+}
+
+/** A tool's call history in one session: success is sticky, the time is the latest call's. */
+export interface CompletedToolView {
+  readonly toolName: string;
+  readonly succeeded: boolean;
+  readonly lastCallAtMs: number;
 }
 
 export interface EvidenceStore {

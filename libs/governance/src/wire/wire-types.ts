@@ -158,6 +158,7 @@ export interface InstallScanResponseBody {
 
 export type GovernanceErrorCode =
   | 'invalid_request'
+  | 'json_too_deep'
   | 'reserved_metadata_key'
   | 'tool_input_too_large'
   | 'metadata_too_large'
@@ -190,6 +191,8 @@ export interface ErrorBody {
   readonly status?: string;
   /** invalid_request: every field that failed, by path. */
   readonly issues?: readonly FieldError[];
+  /** json_too_deep: the deepest nesting accepted. */
+  readonly max_depth?: number;
 }
 
 /** `POST /evidence` (SDK scope): grounding data for a session, checked against the policy allowlist. */
@@ -219,18 +222,33 @@ export interface ContextRequest {
   readonly value: unknown;
 }
 
-/** `GET /session/:session_id/state` (SDK scope): what the session store holds; empty when unknown. */
+/**
+ * `GET /session/:session_id/state` (SDK scope): what the session store holds, in the original's shape
+ * (its Python SDK builds dataclasses from these exact keys and calls anything else malformed); empty when
+ * the session is unknown.
+ */
 export interface SessionStateBody {
   readonly session_id: string;
-  /** Unexpired entries only. */
-  readonly evidence: readonly {
-    readonly evidence_key: string;
-    readonly evidence_data: unknown;
-    readonly tool_name: string;
-    readonly timestamp_ms: number;
-    readonly expires_at_ms: number;
-  }[];
+  /** Unexpired entries by key. */
+  readonly evidence: Readonly<Record<string, SessionEvidenceEntry>>;
   readonly context: Readonly<Record<string, unknown>>;
-  /** Tools with at least one successful call in the session, sorted. */
-  readonly completed_tools: readonly string[];
+  /** Every tool called (ran) in the session, in order of first call; a success is sticky. */
+  readonly completed_tools: readonly CompletedToolEntry[];
+}
+
+export interface SessionEvidenceEntry {
+  readonly evidence_key: string;
+  readonly data: unknown;
+  readonly tool_name: string;
+  /** When it was written, ISO-8601. */
+  readonly timestamp: string;
+  /** ISO-8601; null for an entry that does not expire. */
+  readonly expires_at: string | null;
+}
+
+export interface CompletedToolEntry {
+  readonly tool_name: string;
+  /** The latest call, ISO-8601. */
+  readonly timestamp: string;
+  readonly succeeded: boolean;
 }

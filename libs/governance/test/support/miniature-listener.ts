@@ -7,6 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type GovernanceService } from '../../src/service/governance-service.js';
 import { type GovernanceResult } from '../../src/service/results.js';
+import { wireErrorBody } from '../../src/wire/wire-errors.js';
 import { type GovernanceErrorCode } from '../../src/wire/wire-types.js';
 
 export interface Listener {
@@ -19,6 +20,7 @@ export interface Listener {
 /** apps/api/src/errors/error-table.ts for the service's codes. */
 const ERROR_STATUS: Readonly<Record<GovernanceErrorCode | 'evidence_key_not_in_policy_allowlist', number>> = {
   invalid_request: 400,
+  json_too_deep: 400,
   reserved_metadata_key: 400,
   origin_limit_exceeded: 400,
   tool_baseline_limit: 400,
@@ -57,7 +59,7 @@ const SUCCESS_STATUS = {
 
 function reply(result: GovernanceResult): readonly [number, unknown] {
   if (result.type === 'Error' || result.type === 'Refused')
-    return [ERROR_STATUS[result.body.error], result.body];
+    return [ERROR_STATUS[result.body.error], wireErrorBody(result.body)];
   const approval = result.type === 'Decided' ? result.body.approval : undefined;
   if (approval === undefined) return [SUCCESS_STATUS[result.type], result.body];
   return [
@@ -80,13 +82,15 @@ export async function serveService(service: GovernanceService, token: string): P
       paths.push(url);
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
-      if (req.headers.origin !== undefined) return send(403, { error: 'origin_forbidden' });
-      if (req.headers.authorization !== `Bearer ${token}`) return send(401, { error: 'unauthorized' });
+      if (req.headers.origin !== undefined)
+        return send(403, wireErrorBody({ error: 'cross_origin_request' }));
+      if (req.headers.authorization !== `Bearer ${token}`)
+        return send(401, wireErrorBody({ error: 'unauthorized' }));
       let body: never;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as never;
       } catch {
-        return send(400, { error: 'invalid_json' });
+        return send(400, wireErrorBody({ error: 'invalid_json' }));
       }
       const ticket = /^\/approval\/([^/]+)\/resolve$/.exec(url)?.[1];
       const result =

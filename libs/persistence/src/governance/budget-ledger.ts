@@ -25,7 +25,7 @@ export async function insertLedgerRows(
        ("budget_name", "epoch", "bucket_key", "kind", "amount", "currency", "tool_name", "origin", "audit_record_id",
         "timestamp_ms")
      SELECT n, e, k, kind, a, cur, $7::text, $8::text, $9::text, $10::bigint
-     FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[], $6::text[]) AS t(n, e, k, kind, a, cur)`,
+     FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::text[]) AS t(n, e, k, kind, a, cur)`,
     [
       rows.map((r) => r.ledger.budgetName),
       rows.map((r) => r.charge.epoch),

@@ -89,7 +89,7 @@ export class PgLimitStore implements LimitStore {
         await run(
           runner,
           `INSERT INTO "limit_charges" ("bucket_id", "reservation_id", "amount", "at_ms")
-           SELECT b, $3::text, a, $4::bigint FROM unnest($1::text[], $2::bigint[]) AS t(b, a)`,
+           SELECT b, $3::text, a, $4::bigint FROM unnest($1::text[], $2::numeric[]) AS t(b, a)`,
           [charges.map(bucketId), charges.map((c) => c.amount.toString()), reservationId, nowMs],
         );
         await touchBuckets(runner, distinctSorted(charges).map(bucketId), nowMs);
@@ -160,7 +160,7 @@ async function placeHolds(runner: QueryRunner, request: ReserveRequest): Promise
   await run(
     runner,
     `INSERT INTO "limit_holds" ("reservation_id", "bucket_id", "amount", "expires_at_ms")
-     SELECT $1::text, b, a, $4::bigint FROM unnest($2::text[], $3::bigint[]) AS t(b, a)
+     SELECT $1::text, b, a, $4::bigint FROM unnest($2::text[], $3::numeric[]) AS t(b, a)
      ON CONFLICT ("reservation_id", "bucket_id") DO UPDATE
        SET "amount" = EXCLUDED."amount", "expires_at_ms" = EXCLUDED."expires_at_ms"`,
     [request.reservationId, [...amounts.keys()], [...amounts.values()].map(String), request.expiresAtMs],

@@ -14,7 +14,10 @@ export interface Rows<T> {
   readonly affected: number;
 }
 
-/** pg returns bigint columns as strings; this is where they become bigints again. */
+/**
+ * pg returns bigint and numeric columns (money: whole micro-units of any size) as strings of digits;
+ * this is where they become bigints again, exactly. Bigints go back as strings too (`String(n)`).
+ */
 export function toBigInt(value: string | number | bigint | null | undefined): bigint {
   return value === null || value === undefined ? 0n : BigInt(value);
 }

@@ -1,12 +1,13 @@
 import { jsonNestingExceeds } from '@helios/core';
+import { DEFAULT_GOVERNANCE_LIMITS, wireErrorBody, type TransportErrorCode } from '@helios/governance';
 import Fastify, { type FastifyReply, type FastifyRequest, type onRequestHookHandler } from 'fastify';
 import {
   answerOnSocket,
   clientErrorStatus,
   errorCode,
   frameworkErrorStatus,
+  rawCrossOriginRefusal,
   rawPacket,
-  rawRequestIsCrossOrigin,
   type ClientError,
 } from '../../common/client-errors.js';
 import { capConnections, timeoutOptions } from '../../common/connection-limits.js';
@@ -23,7 +24,7 @@ export interface AdapterListenerOptions {
   readonly handler?: AdapterHandler;
   /** Request body cap (the seed's 1 MiB). */
   readonly bodyLimitBytes?: number;
-  /** Deepest nesting of objects and arrays a body may have (400 json_too_deep beyond it). */
+  /** Deepest nesting of objects and arrays a body may have (400 json_too_deep beyond it; the engine's cap). */
   readonly maxJsonDepth?: number;
   /** Timeouts and connection cap (the documented `governance.adapterApi` defaults when absent). */
   readonly connectionLimits?: ConnectionLimits;
@@ -38,23 +39,19 @@ export interface AdapterListener {
 
 const MIB = 1024 * 1024;
 const MAX_PATH_PARAM_LENGTH = 1024;
-/**
- * Far beyond any tool call's arguments or definition, far below what overflows the stack: a body within
- * 1 MiB can nest ~500,000 levels, and every recursive walk of it (JSON.stringify first) would throw.
- */
-export const DEFAULT_MAX_JSON_DEPTH = 256;
 
 /**
  * The governance adapter API on its own Fastify listener (not Nest: it is a hot path that validates with
- * compiled JSON Schemas). Every request passes, in this order: (1) any `Origin` header or an OPTIONS
+ * compiled JSON Schemas). Every request passes, in this order: (1) an `Origin` header, then an OPTIONS
  * request → 403; (2) a request line, path or headers the parser or router refuses → 400 `bad_request`,
  * 414 `uri_too_long`, 431 `request_header_fields_too_large`; (3) the bearer token of the route's scope →
- * 401 (except GET /healthz), decided on the headers alone before a byte of body is read; (4) a body
- * over the cap → 413 `request_body_too_large`; (5) JSON parsing → 400 `invalid_json`, or 400
- * `json_too_deep` past the nesting cap; then the route. A 403 or 401 closes the connection, so the body
- * a refused caller announced is never read. A request not received within the timeouts → 408
- * `request_timeout`, connection closed.
- * A fault anywhere → 500 `{"error":"Internal server error"}` with no detail.
+ * 401 (except GET /healthz; an unknown path takes the scope the reference gives it), decided on the
+ * headers alone before a byte of body is read; (4) a body over the cap → 413 `request_body_too_large`;
+ * (5) JSON parsing → 400 "Invalid JSON", or 400 `json_too_deep` past the nesting cap; then the route. A
+ * 403 or 401 closes the connection, so the body a refused caller announced is never read. A request not
+ * received within the timeouts → 408 `request_timeout`, connection closed.
+ * A fault anywhere → 500 "Internal server error" with no detail. Refusals the reference words as prose
+ * carry its prose in `error` and our code in `code` (`wireErrorBody`).
  */
 export async function startAdapterListener(options: AdapterListenerOptions): Promise<AdapterListener> {
   const limits = options.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
@@ -67,15 +64,17 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     // No hook runs for these: the Origin rule is applied here too, so it stays the first answer.
     frameworkErrors: (error, request, reply: FastifyReply) => {
-      if (crossOrigin(request)) return refuse(reply, 403, 'Forbidden');
+      const crossOrigin = crossOriginRefusal(request);
+      if (crossOrigin !== undefined) return refuse(reply, 403, crossOrigin);
       const status = frameworkErrorStatus(error);
       return void reply.code(status).send({ error: errorCode(status) });
     },
     // The parser gave up before a request existed: only its raw bytes tell whether Origin was sent.
     clientErrorHandler: (error: ClientError, socket) => {
       if (error.code === 'ECONNRESET') return void socket.destroy();
-      if (rawRequestIsCrossOrigin(rawPacket(error)))
-        return answerOnSocket(socket, 403, JSON.stringify({ error: 'Forbidden' }));
+      const crossOrigin = rawCrossOriginRefusal(rawPacket(error));
+      if (crossOrigin !== undefined)
+        return answerOnSocket(socket, 403, JSON.stringify(wireErrorBody({ error: crossOrigin })));
       const status = clientErrorStatus(error);
       return answerOnSocket(socket, status, JSON.stringify({ error: errorCode(status) }));
     },
@@ -86,8 +85,12 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   // Hooks take callbacks rather than being async: no promise per request on the hot path.
+  const unknownPathScope = unknownPathTokens(options.tokens);
   app.addHook('onRequest', (request, reply, done) => {
-    if (crossOrigin(request)) return refuse(reply, 403, 'Forbidden');
+    const crossOrigin = crossOriginRefusal(request);
+    if (crossOrigin !== undefined) return refuse(reply, 403, crossOrigin);
+    // As the reference: an unknown path answers 404 only to a caller holding the token of its scope.
+    if (request.is404 && !unknownPathScope(request)) return refuse(reply, 401, 'unauthorized');
     done();
   });
 
@@ -99,7 +102,7 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
     if (error.code?.startsWith('FST_ERR_') && status >= 400 && status < 500)
       return reply.code(status).send({ error: errorCode(status) });
     options.onFault?.(error, request.routeOptions.url ?? 'unrouted');
-    return reply.code(500).send({ error: 'Internal server error' });
+    return reply.code(500).send(wireErrorBody({ error: 'internal_error' }));
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
 
@@ -124,20 +127,38 @@ export async function startAdapterListener(options: AdapterListenerOptions): Pro
   };
 }
 
-function crossOrigin(request: FastifyRequest): boolean {
-  return request.headers.origin !== undefined || request.method === 'OPTIONS';
+/** An `Origin` header first, then OPTIONS: the reference's order, so its two texts come out the same. */
+function crossOriginRefusal(request: FastifyRequest): 'cross_origin_request' | 'cors_preflight' | undefined {
+  if (request.headers.origin !== undefined) return 'cross_origin_request';
+  return request.method === 'OPTIONS' ? 'cors_preflight' : undefined;
 }
 
 function requireToken(matches: TokenMatcher): onRequestHookHandler {
   return (request, reply, done) => {
-    if (!matches(bearerToken(request.headers.authorization))) return refuse(reply, 401, 'Unauthorized');
+    if (!matches(bearerToken(request.headers.authorization))) return refuse(reply, 401, 'unauthorized');
     done();
   };
 }
 
+/**
+ * Whether a request for an unknown path holds the token the reference would ask of it: the adapter token
+ * under the governance paths (any method), none for /healthz, the SDK token everywhere else.
+ */
+function unknownPathTokens(tokens: AdapterTokens): (request: FastifyRequest) => boolean {
+  const adapter = tokenMatcher(tokens.adapter);
+  const sdk = tokenMatcher(tokens.sdk);
+  return (request) => {
+    const path = request.url.split('?', 1)[0] ?? '';
+    if (path === '/healthz') return true;
+    const governance =
+      path === '/evaluate' || path === '/audit' || path === '/install-scan' || path.startsWith('/approval/');
+    return (governance ? adapter : sdk)(bearerToken(request.headers.authorization));
+  };
+}
+
 /** Answers and closes the connection: the body the caller announced is never read or waited for. */
-function refuse(reply: FastifyReply, status: 401 | 403, error: string): void {
-  void reply.code(status).header('connection', 'close').send({ error });
+function refuse(reply: FastifyReply, status: 401 | 403, error: TransportErrorCode): void {
+  void reply.code(status).header('connection', 'close').send(wireErrorBody({ error }));
 }
 
 async function route(
@@ -149,11 +170,11 @@ async function route(
 ): Promise<FastifyReply> {
   let body: unknown = undefined;
   if (method === 'POST') {
-    const maxDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+    const maxDepth = options.maxJsonDepth ?? DEFAULT_GOVERNANCE_LIMITS.maxJsonDepth;
     if (typeof request.body === 'string' && jsonNestingExceeds(request.body, maxDepth))
       return reply.code(400).send({ error: 'json_too_deep', max_depth: maxDepth });
     const parsed = parseJson(request.body);
-    if (!parsed.ok) return reply.code(400).send({ error: 'invalid_json' });
+    if (!parsed.ok) return reply.code(400).send(wireErrorBody({ error: 'invalid_json' }));
     body = parsed.value;
   }
   if (!options.handler) return reply.code(503).send({ error: 'governance_unavailable' });

@@ -36,11 +36,21 @@ const ERROR_BODY: Json = {
   type: 'object',
   required: ['error'],
   properties: {
-    error: { type: 'string', description: 'Stable reason code (see docs/governance/adapter-api.md).' },
-    issues: {
+    error: {
+      type: 'string',
+      description:
+        "The reference gateway's text: a snake_case reason code, or its prose for the few refusals it words " +
+        '(e.g. "Validation error"); see docs/governance/adapter-api.md.',
+    },
+    code: { type: 'string', description: 'Our stable reason code, present where `error` is prose.' },
+    details: {
       type: 'array',
-      items: { type: 'object' },
-      description: 'Every invalid field, by path (400 invalid_request).',
+      items: {
+        type: 'object',
+        required: ['path', 'message'],
+        properties: { path: { type: 'string' }, message: { type: 'string' } },
+      },
+      description: 'Every invalid field, by dotted path (400 Validation error, invalid_actual_amount).',
     },
   },
 };

@@ -8,13 +8,7 @@ import { type BucketCheck, type BucketSnapshot } from '../../stores/limit-store.
 import { type PlannedCharge } from '../../stores/planned-charge.js';
 import { fromMicroUnits } from '../../util/money.js';
 import { type BudgetBlock, type LimitsBlock } from '../../wire/wire-types.js';
-import {
-  budgetApprovalFeedback,
-  budgetDeniedFeedback,
-  feedbackFor,
-  limitFeedback,
-  ruleFeedback,
-} from '../feedback.js';
+import { budgetApprovalFeedback, budgetDeniedFeedback, feedbackFor, ruleFeedback } from '../feedback.js';
 import { type BudgetPlan, type RuleLimitPlan } from '../limit-planning.js';
 import { type ServiceContext } from '../service-context.js';
 import { budgetBlock, invalidSpendBlock, rateBlock, spendBlock } from '../wire-blocks.js';
@@ -37,9 +31,9 @@ export async function holdCounters(
   if (plan.budgets.some((budget) => budget.amount === undefined)) {
     // An unreadable amount fails closed whatever on_exceed says; report the real pots.
     const snapshots = await context.stores.limits.peek(plan.checks, nowMs);
-    if (ruleChecks > 0 && snapshots[0]?.allowed === false)
-      return ruleLimited(evaluation, plan.rule, snapshotAt(snapshots, 0));
-    return budgetExceeded(plan.budgets, snapshots.slice(ruleChecks));
+    const ruleSnapshot = ruleChecks > 0 ? snapshotAt(snapshots, 0) : undefined;
+    if (ruleSnapshot?.allowed === false) return ruleLimited(evaluation, plan.rule, ruleSnapshot);
+    return budgetExceeded(evaluation, plan, ruleSnapshot, snapshots.slice(ruleChecks));
   }
   const outcome = await context.stores.limits.reserve(
     {
@@ -55,38 +49,62 @@ export async function holdCounters(
   const budgetSnapshots = outcome.snapshots.slice(ruleChecks);
   if (outcome.type === 'refused') {
     if (ruleSnapshot?.allowed === false) return ruleLimited(evaluation, plan.rule, ruleSnapshot);
-    return budgetExceeded(plan.budgets, budgetSnapshots);
+    return budgetExceeded(evaluation, plan, ruleSnapshot, budgetSnapshots);
   }
   return pass(evaluation, plan, budgetSnapshots, ruleSnapshot);
 }
 
-function ruleLimited({ decision }: Evaluation, rule: RuleLimitPlan, snapshot: BucketSnapshot): Blocked {
+/** The rule's own reason and feedback (the reference's buildFeedback), beside the bucket that refused. */
+export function ruleLimited(
+  { decision }: Evaluation,
+  rule: RuleLimitPlan,
+  snapshot: BucketSnapshot,
+): Blocked {
   const rate = rule.type === 'Check' && rule.limit.type === 'rate';
   return {
     type: 'Blocked',
     wire: rate ? 'rate_limited' : 'spend_limited',
-    reason: rate ? `Rate limit reached: ${decision.reason}` : `Spend limit reached: ${decision.reason}`,
-    feedback: rule.type === 'Check' ? limitFeedback(decision, rule.limit, false) : ruleFeedback(decision),
+    reason: decision.reason,
+    feedback: ruleFeedback(decision),
     limits: limitsBlock(rule, snapshot, undefined),
     blockReason: rate ? 'rate_limited' : 'spend_limited',
   };
 }
 
-function budgetExceeded(budgets: readonly BudgetPlan[], snapshots: readonly BucketSnapshot[]): Blocked {
-  const blocks = budgets.map((plan, i) => budgetBlock(plan.budget, plan.amount, snapshotAt(snapshots, i)));
+/**
+ * The rule's reason stays (the reference overrides only the feedback: a rule that said allow describes
+ * the rule, not the budget); limits keep the rule bucket the call passed and every budget it feeds.
+ */
+function budgetExceeded(
+  { decision }: Evaluation,
+  { rule, budgets }: MeteredPlan,
+  ruleSnapshot: BucketSnapshot | undefined,
+  snapshots: readonly BucketSnapshot[],
+): Blocked {
+  const blocks = wireOrder(
+    budgets.map((plan, i) => budgetBlock(plan.budget, plan.amount, snapshotAt(snapshots, i))),
+  );
   const invalid = blocks.filter((block) => block.reason === 'invalid_amount').map((block) => block.name);
   const breached = blocks
     .filter((block) => !block.allowed && block.reason === undefined)
     .map((block) => block.name);
-  const feedback = budgetDeniedFeedback(invalid, breached);
   return {
     type: 'Blocked',
     wire: 'budget_exceeded',
-    reason: feedback.message,
-    feedback,
-    limits: { budgets: blocks },
+    reason: decision.reason,
+    feedback: budgetDeniedFeedback(invalid, breached),
+    limits: limitsBlock(rule, ruleSnapshot, blocks),
     blockReason: 'budget_exceeded',
   };
+}
+
+/** The reference lists the budgets it could peek first, then those whose amount it could not read. */
+export function wireOrder(blocks: readonly BudgetBlock[]): readonly BudgetBlock[] {
+  if (!blocks.some((block) => block.reason === 'invalid_amount')) return blocks;
+  return [
+    ...blocks.filter((block) => block.reason === undefined),
+    ...blocks.filter((block) => block.reason !== undefined),
+  ];
 }
 
 /** Everything held: allow, or require_approval when a rule asks or break-glass budgets breached. */

@@ -8,12 +8,18 @@ import { type BlockReason } from '../../stores/audit-record.js';
 import { type BreachedBudget } from '../../stores/approval-ticket-store.js';
 import { type PlannedCharge } from '../../stores/planned-charge.js';
 import { type BudgetBlock } from '../../wire/wire-types.js';
-import { feedbackFor, limitFeedback, ruleFeedback, SESSION_UNRESOLVED_REASON } from '../feedback.js';
-import { planBudgets, planRuleLimit, sessionUnresolvedEngaged } from '../limit-planning.js';
+import { feedbackFor, ruleFeedback } from '../feedback.js';
+import { planBudgets, planRuleLimit } from '../limit-planning.js';
 import { type ServiceContext } from '../service-context.js';
 import { invalidSpendBlock } from '../wire-blocks.js';
 import { type Blocked, type Evaluation, type Passed, type Verdict } from './evaluation.js';
 import { holdCounters } from './hold-limits.js';
+import {
+  budgetSessionUnresolved,
+  budgetsSessionUnresolved,
+  ruleSessionUnresolved,
+  sessionUnresolved,
+} from './session-unresolved.js';
 import { simulate } from './simulate.js';
 
 /** Most calls touch no counter: their verdict is synchronous and costs the caller no extra tick. */
@@ -57,36 +63,25 @@ function denyReason(decision: PolicyDecision): BlockReason {
 function gate(context: ServiceContext, evaluation: Evaluation): Verdict | Promise<Verdict> {
   const { decision, call } = evaluation;
   const rule = planRuleLimit(decision.matchedRule, call);
+  if (ruleSessionUnresolved(context.policy, rule, call)) return sessionUnresolved(context, undefined);
   if (rule.type === 'InvalidAmount') {
+    // An unreadable amount keeps the rule's reason and feedback, as any spend_limited does.
     return {
       type: 'Blocked',
       wire: 'spend_limited',
-      reason: `Spend amount at "${rule.limit.fieldText}" is missing or not a non-negative finite number`,
-      feedback: limitFeedback(decision, rule.limit, true),
+      reason: decision.reason,
+      feedback: ruleFeedback(decision),
       limits: { spend: invalidSpendBlock(rule.limit) },
       blockReason: 'spend_limited',
     };
   }
   const budgets = planBudgets(context.policy, call, context.budgetEpochs);
-  if (sessionUnresolvedEngaged(context.policy, rule, budgets)) return sessionUnresolved();
+  if (budgetsSessionUnresolved(context.policy, budgets))
+    return budgetSessionUnresolved(context, evaluation, rule);
   if (rule.type === 'None' && budgets.length === 0) return unmetered(decision);
   const checks = budgets.map((plan) => plan.charge);
   if (rule.type === 'Check') checks.unshift(rule.charge);
   return holdCounters(context, evaluation, { rule, budgets, checks });
-}
-
-function sessionUnresolved(): Blocked {
-  return {
-    type: 'Blocked',
-    wire: 'deny',
-    reason: SESSION_UNRESOLVED_REASON,
-    feedback: {
-      message: SESSION_UNRESOLVED_REASON,
-      suggestion: 'Send a session_id with the call (session.on_unresolved: deny).',
-    },
-    limits: undefined,
-    blockReason: 'session_unresolved',
-  };
 }
 
 const NO_CHARGES: readonly PlannedCharge[] = Object.freeze([]);

@@ -3,6 +3,8 @@
  * /audit replays. A call that may run is admitted to the pending backlog (with a native ticket when it
  * waits for approval), for /audit to finalize; its holds are released if the backlog is full.
  */
+import { type DriftVerdict } from '../../engine/decide.js';
+import { sessionStrategySummary } from '../../engine/grounding.js';
 import { type ApprovalTicket } from '../../stores/approval-ticket-store.js';
 import { type AuditRecord } from '../../stores/audit-record.js';
 import { type PendingEvaluation, type Tombstone } from '../../stores/pending-evaluation-store.js';
@@ -39,7 +41,7 @@ export function terminalRecord(
     environment: context.policy.environment,
     policyDecision: simulated && decision.originalAction === 'dry_run' ? 'dry_run' : decision.action,
     blockReason: simulated ? null : verdict.blockReason,
-    evidenceChain: terminalChain(evaluation, verdict),
+    evidenceChain: terminalChain(context, evaluation, verdict),
     dryRun: simulated,
     recordKind: 'tool_call',
   });
@@ -63,16 +65,25 @@ export function terminalTombstone(
 
 /** The audit evidence of a terminal decision: the response's limits plus what grounded or gated it. */
 function terminalChain(
+  context: ServiceContext,
   { decision }: Evaluation,
   verdict: TerminalVerdict,
 ): Readonly<Record<string, unknown>> | null {
   const chain: Record<string, unknown> = { ...verdict.limits };
   if (decision.grounding.type !== 'not_required') chain['grounding'] = decision.grounding;
-  if (decision.drift !== undefined) chain['tool_drift'] = decision.drift;
+  if (decision.drift !== undefined) chain['tool_drift'] = driftAspects(decision.drift);
   if (verdict.type === 'Blocked' && verdict.blockReason === 'session_unresolved')
-    chain['session'] = { unresolved: true, tried: 'sideband session_id' };
+    chain['session'] = { unresolved: true, tried: sessionStrategySummary(context.policy) };
   if (verdict.type === 'Simulated') chain['dry_run'] = verdict.dryRun;
   return Object.keys(chain).length === 0 ? null : chain;
+}
+
+/**
+ * The record names what drifted, not the two definitions: the response carries those (up to twice 64 KiB),
+ * and every call to a drifted tool would otherwise store them again.
+ */
+function driftAspects({ mode, changes }: DriftVerdict): Readonly<Record<string, unknown>> {
+  return { mode, changes: changes.map(({ aspect }) => ({ aspect })) };
 }
 
 /** The backlog entry of a call that may run; a require_approval call gets its ticket id here. */

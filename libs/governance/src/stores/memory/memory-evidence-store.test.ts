@@ -14,7 +14,9 @@ describe('MemoryEvidenceStore idle eviction', () => {
     await store.recordToolCall('a', 'search', true, HOUR, caps); // a is active again; b is now the oldest
     expect(await store.put('c', write('k'), HOUR + 10, caps)).toBe('Stored');
     expect((await store.grounding('b', HOUR + 10)).evidence.size).toBe(0); // reads as never seen
-    expect((await store.sessionState('a', HOUR + 10)).completedTools).toEqual(['search']);
+    expect((await store.sessionState('a', HOUR + 10)).completedTools).toEqual([
+      { toolName: 'search', succeeded: true, lastCallAtMs: HOUR },
+    ]);
   });
 
   it("frees an evicted session's bytes for the byte cap", async () => {

@@ -29,10 +29,15 @@ interface StoredValue {
   readonly bytes: number;
 }
 
+interface ToolCalls {
+  succeeded: boolean;
+  lastCallAtMs: number;
+}
+
 interface SessionState {
   readonly evidence: Map<string, StoredEvidence>;
   readonly context: Map<string, StoredValue>;
-  readonly toolCalls: Map<string, boolean>;
+  readonly toolCalls: Map<string, ToolCalls>;
   lastActiveMs: number;
   /** Serialized bytes this session holds (subtracted from the store's total when it is evicted). */
   bytes: number;
@@ -80,7 +85,9 @@ export class MemoryEvidenceStore implements EvidenceStore {
     const evidence = new Map<string, 'present' | 'expired'>();
     for (const [key, entry] of state?.evidence ?? [])
       evidence.set(key, entry.expiresAtMs > nowMs ? 'present' : 'expired');
-    return Promise.resolve({ evidence, toolCalls: new Map(state?.toolCalls ?? []) });
+    const toolCalls = new Map<string, boolean>();
+    for (const [tool, calls] of state?.toolCalls ?? []) toolCalls.set(tool, calls.succeeded);
+    return Promise.resolve({ evidence, toolCalls });
   }
 
   put(
@@ -136,7 +143,12 @@ export class MemoryEvidenceStore implements EvidenceStore {
     const session = this.sessionWithRoom(sessionId, bytes, caps, nowMs);
     if (session === undefined) return Promise.resolve();
     this.grow(session, bytes);
-    session.toolCalls.set(toolName, session.toolCalls.get(toolName) === true || succeeded);
+    const calls = session.toolCalls.get(toolName);
+    if (calls === undefined) session.toolCalls.set(toolName, { succeeded, lastCallAtMs: nowMs });
+    else {
+      calls.succeeded ||= succeeded;
+      calls.lastCallAtMs = Math.max(calls.lastCallAtMs, nowMs);
+    }
     return Promise.resolve();
   }
 
@@ -154,10 +166,7 @@ export class MemoryEvidenceStore implements EvidenceStore {
           expiresAtMs: entry.expiresAtMs,
         })),
       context: Object.fromEntries([...state.context].map(([key, stored]) => [key, stored.value])),
-      completedTools: [...state.toolCalls]
-        .filter(([, succeeded]) => succeeded)
-        .map(([tool]) => tool)
-        .sort(),
+      completedTools: [...state.toolCalls].map(([toolName, calls]) => ({ toolName, ...calls })),
     });
   }
 

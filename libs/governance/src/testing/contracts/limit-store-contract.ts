@@ -44,6 +44,9 @@ export const reserveRequest = (
 
 const id = (prefix: string): string => unique(prefix);
 
+/** Micro-units per unit of the currency. */
+const UNIT = 1_000_000n;
+
 /** The contract's cases, each run against the current case's store. */
 const CASES: Readonly<Record<string, (store: () => LedgeredLimitStore) => Promise<void>>> = {
   'session pots never replenish while active and are collected after idle_ttl': async (store) => {
@@ -261,6 +264,68 @@ const CASES: Readonly<Record<string, (store: () => LedgeredLimitStore) => Promis
     expect(outcomes.filter((o) => o.type === 'reserved')).toHaveLength(50);
     expect(outcomes.filter((o) => o.type === 'refused')).toHaveLength(150);
     expect((await store().peek([pot], 2))[0]).toMatchObject({ used: 50_000_000n, allowed: false });
+  },
+  'counts money of any size exactly: charges of 1e20 units, a limit of 1e25, sums past 2^63 micro-units':
+    async (store) => {
+      const budgetName = id('huge');
+      const limit = 10n ** 25n * UNIT;
+      const pot = bucketCheck({
+        key: `budget:${budgetName}:global`,
+        amount: 10n ** 20n * UNIT,
+        limit,
+        window: { type: 'sliding', ms: 60_000 },
+      });
+      const [r1, r2] = [id('m'), id('m')];
+      const ledger = { budgetName, kind: 'spend' as const, currency: 'USD' };
+      await store().reserve(reserveRequest(r1, [pot]), 0);
+      expect(await store().commit(r1, [{ ...pot, ledger }], chargeContext, 0)).toEqual([
+        { used: 10n ** 26n, allowed: true, resetAtMs: 60_000 },
+      ]);
+      // What is left fits exactly; one micro-unit more does not.
+      const rest = { ...pot, amount: limit - 10n ** 26n };
+      expect(await store().reserve(reserveRequest(r2, [rest]), 1)).toEqual({
+        type: 'reserved',
+        snapshots: [{ used: 10n ** 26n, allowed: true, resetAtMs: 60_000 }],
+      });
+      expect(await store().peek([{ ...pot, amount: 1n }], 2)).toEqual([
+        { used: limit, allowed: false, resetAtMs: 60_000 },
+      ]);
+      // The actual amount (1e20 units and one micro-unit) replaces the hold, to the micro-unit.
+      const actual = 10n ** 26n + 1n;
+      expect(await store().commit(r2, [{ ...pot, amount: actual, ledger }], chargeContext, 2)).toEqual([
+        { used: 2n * 10n ** 26n + 1n, allowed: true, resetAtMs: 60_000 },
+      ]);
+      const rows = (await store().ledger()).filter((row) => row.budgetName === budgetName);
+      expect(rows.map((row) => row.amount)).toEqual([10n ** 26n, actual]);
+    },
+  'holds, releases and charges the largest finite amount (Number.MAX_VALUE in micro-units)': async (
+    store,
+  ) => {
+    const largest = 17_976_931_348_623_157n * 10n ** 298n;
+    const spend = bucketCheck({
+      family: 'spend',
+      epoch: 0,
+      key: id('tool:buy:rule:0'),
+      amount: largest,
+      limit: 10n ** 25n * UNIT,
+      window: { type: 'sliding', ms: 60_000 },
+    });
+    const [h1, h2] = [id('x'), id('x')];
+    expect(await store().reserve(reserveRequest(h1, [spend]), 0)).toEqual({
+      type: 'refused',
+      snapshots: [{ used: 0n, allowed: false, resetAtMs: 60_000 }],
+    });
+    const roomy = { ...spend, limit: 3n * largest, onBreach: 'hold' as const };
+    expect((await store().reserve(reserveRequest(h1, [roomy]), 0)).type).toBe('reserved');
+    expect((await store().peek([roomy], 1))[0]?.used).toBe(largest);
+    await store().release(h1);
+    expect((await store().peek([roomy], 1))[0]?.used).toBe(0n);
+    await store().reserve(reserveRequest(h2, [roomy]), 2);
+    await store().commit(h2, [roomy], chargeContext, 2);
+    expect(await store().peek([roomy], 3)).toEqual([{ used: largest, allowed: true, resetAtMs: 60_002 }]);
+    expect(await store().peek([{ ...roomy, amount: 2n * largest + 1n }], 3)).toEqual([
+      { used: largest, allowed: false, resetAtMs: 60_002 },
+    ]);
   },
 };
 

@@ -56,7 +56,7 @@ export const tombstone = (evaluationId: string, overrides: Partial<Tombstone> = 
   ...overrides,
 });
 
-/** An entry with every optional part filled: charges past 2^53, budgets, a ticket and a reservation. */
+/** An entry with every optional part filled: charges past 2^63, budgets, a ticket and a reservation. */
 function fullEntry(evaluationId: string): PendingEvaluation {
   return pendingEntry(evaluationId, {
     reservationId: evaluationId,
@@ -80,8 +80,8 @@ function fullEntry(evaluationId: string): PendingEvaluation {
         family: 'budget',
         key: 'budget:payments:global',
         epoch: 3,
-        amount: 12_500_000n,
-        limit: 9_007_199_254_740_993n, // beyond 2^53: must not pass through a double
+        amount: 10n ** 26n, // 1e20 units: past a bigint column
+        limit: 10n ** 31n + 1n, // 1e25 units and one micro-unit: must not pass through a double either
         window: { type: 'sliding', ms: 3_600_000 },
         onBreach: 'hold',
         senderScoped: false,

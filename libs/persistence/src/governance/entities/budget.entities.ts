@@ -1,10 +1,10 @@
 /**
  * The budget ledger (`budget_events`, every budget charge) and `budget_meta` (the epoch of each budget's
- * identity tuple), from migration GovernanceStores1764633600000. Amounts and epoch milliseconds are
- * bigint; pg returns them as strings.
+ * identity tuple), from migration GovernanceStores1764633600000. Epoch milliseconds are bigint, amounts
+ * numeric micro-units (MoneyNumeric1764979200000); pg returns both as strings.
  */
 import { EntitySchema } from 'typeorm';
-import { atLeast, IDENTITY, oneOf } from './schema-terms.js';
+import { atLeast, IDENTITY, MICRO_UNITS, oneOf } from './schema-terms.js';
 
 export interface BudgetMetaRow {
   readonly budgetName: string;
@@ -60,7 +60,7 @@ export const BudgetEventEntity = new EntitySchema<BudgetEventRow>({
     epoch: { type: 'integer' },
     bucketKey: { name: 'bucket_key', type: 'text' },
     kind: { type: 'text' },
-    amount: { type: 'bigint' },
+    amount: MICRO_UNITS,
     currency: { type: 'text' },
     toolName: { name: 'tool_name', type: 'text' },
     origin: { type: 'text' },

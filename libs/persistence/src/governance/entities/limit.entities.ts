@@ -1,10 +1,11 @@
 /**
  * The limit store's tables (migration GovernanceStores1764633600000): buckets, the holds and charges
  * against them, and the commit latches that make a commit idempotent per reservation id. Epoch
- * milliseconds (`*_ms`) and amounts are bigint; pg returns them as strings.
+ * milliseconds (`*_ms`) are bigint, amounts numeric micro-units (MoneyNumeric1764979200000); pg
+ * returns both as strings.
  */
 import { EntitySchema } from 'typeorm';
-import { atLeast, IDENTITY, oneOf } from './schema-terms.js';
+import { atLeast, IDENTITY, MICRO_UNITS, oneOf } from './schema-terms.js';
 
 export interface LimitBucketRow {
   /** family|epoch|key. */
@@ -73,7 +74,7 @@ export const LimitHoldEntity = new EntitySchema<LimitHoldRow>({
       primary: true,
       primaryKeyConstraintName: 'limit_holds_pkey',
     },
-    amount: { type: 'bigint' },
+    amount: MICRO_UNITS,
     expiresAtMs: { name: 'expires_at_ms', type: 'bigint' },
   },
   foreignKeys: [
@@ -109,7 +110,7 @@ export const LimitChargeEntity = new EntitySchema<LimitChargeRow>({
     },
     bucketId: { name: 'bucket_id', type: 'text' },
     reservationId: { name: 'reservation_id', type: 'text' },
-    amount: { type: 'bigint' },
+    amount: MICRO_UNITS,
     atMs: { name: 'at_ms', type: 'bigint' },
   },
   foreignKeys: [

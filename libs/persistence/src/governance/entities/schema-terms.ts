@@ -18,3 +18,9 @@ export function atLeast(column: string, min: number): string {
  * ALWAYS. The schema-drift test lists that difference.
  */
 export const IDENTITY = 'identity' as unknown as 'increment';
+
+/**
+ * A money column: whole micro-units of any size (migration MoneyNumeric1764979200000 says why
+ * `numeric(1000, 0)`). pg returns it as a string of digits; `BigInt()` reads it exactly.
+ */
+export const MICRO_UNITS = { type: 'numeric', precision: 1000, scale: 0 } as const;

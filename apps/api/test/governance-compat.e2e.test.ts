@@ -276,20 +276,7 @@ describe("refusals carry the reference's text in `error` and our code beside it"
     }
   });
 
-  it('an evidence key no rule requires', async () => {
-    const body = { session_id: 's', tool_name: 't', evidence_key: 'nope', evidence_data: 1 };
-    expect(await app.post('/evidence', body, SDK_TOKEN)).toEqual({
-      status: 400,
-      body: {
-        error: 'Evidence key is not in policy allowlist',
-        code: 'evidence_key_not_in_policy_allowlist',
-        key: 'nope',
-        allowed_keys: ['recipient'],
-        allowed_key_count: 1,
-        truncated: false,
-      },
-    });
-  });
+  // An evidence key no rule requires: governance-conformance.e2e.test.ts (POST /evidence).
 
   it('an unknown path answers only after authentication, with the scope the reference gives it', async () => {
     const unauthorized = { status: 401, body: { error: 'Unauthorized', code: 'unauthorized' } };

@@ -9,11 +9,13 @@ import { PendingBacklogSplit1764720000000 } from './1764720000000-pending-backlo
 import { PendingSeqUnindexed1764806400000 } from './1764806400000-pending-seq-unindexed.js';
 import { PendingAutovacuum1764892800000 } from './1764892800000-pending-autovacuum.js';
 import { MoneyNumeric1764979200000 } from './1764979200000-money-numeric.js';
+import { LimitFunctions1765065600000 } from './1765065600000-limit-functions.js';
 
 export {
   GovernanceAudit1764547200000,
   GovernanceStores1764633600000,
   InstanceMetadata1764460800000,
+  LimitFunctions1765065600000,
   MoneyNumeric1764979200000,
   PendingAutovacuum1764892800000,
   PendingBacklogSplit1764720000000,
@@ -29,4 +31,5 @@ export const migrations = [
   PendingSeqUnindexed1764806400000,
   PendingAutovacuum1764892800000,
   MoneyNumeric1764979200000,
+  LimitFunctions1765065600000,
 ] as const;

@@ -1,45 +1,8 @@
 /** The budget ledger (`budget_events`) and budget epochs (`budget_meta`). */
-import {
-  type BudgetIdentity,
-  type CommitCharge,
-  type CommitContext,
-  type LedgerEntry,
-  RETIRED_BUDGET_IDENTITY,
-} from '@helios/governance';
-import { type DataSource, type QueryRunner } from 'typeorm';
+import { type BudgetIdentity, type LedgerEntry, RETIRED_BUDGET_IDENTITY } from '@helios/governance';
+import { type DataSource } from 'typeorm';
 import { BudgetEventEntity } from './entities/budget.entities.js';
 import { inTransaction, run, toBigInt } from './sql.js';
-
-/** Inserts one ledger row per budget charge of a commit, inside the commit's transaction. */
-export async function insertLedgerRows(
-  runner: QueryRunner,
-  charges: readonly CommitCharge[],
-  context: CommitContext,
-  nowMs: number,
-): Promise<void> {
-  const rows = charges.flatMap((charge) => (charge.ledger ? [{ charge, ledger: charge.ledger }] : []));
-  if (rows.length === 0) return;
-  await run(
-    runner,
-    `INSERT INTO "budget_events"
-       ("budget_name", "epoch", "bucket_key", "kind", "amount", "currency", "tool_name", "origin", "audit_record_id",
-        "timestamp_ms")
-     SELECT n, e, k, kind, a, cur, $7::text, $8::text, $9::text, $10::bigint
-     FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::numeric[], $6::text[]) AS t(n, e, k, kind, a, cur)`,
-    [
-      rows.map((r) => r.ledger.budgetName),
-      rows.map((r) => r.charge.epoch),
-      rows.map((r) => r.charge.key),
-      rows.map((r) => r.ledger.kind),
-      rows.map((r) => r.charge.amount.toString()),
-      rows.map((r) => r.ledger.currency),
-      context.toolName,
-      context.origin,
-      context.auditRecordId,
-      nowMs,
-    ],
-  );
-}
 
 export interface LedgerFilter {
   readonly budgetName?: string;

@@ -109,6 +109,24 @@ const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 3;
 
 /**
+ * {@link runOnPool} for one statement that is a whole transaction (a server-side function): a deadlock
+ * or serialization failure undid all of it, so it simply runs again.
+ */
+export async function runOnPoolRetrying<T>(
+  dataSource: DataSource,
+  statement: NamedStatement,
+  params: readonly unknown[],
+): Promise<Rows<T>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runOnPool<T>(dataSource, statement, params);
+    } catch (error) {
+      if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has(sqlState(error))) throw error;
+    }
+  }
+}
+
+/**
  * Runs `work` in one transaction on one connection. A deadlock or serialization failure (which sorted
  * lock order should prevent, but a retry is cheaper than a 500) reruns the whole transaction.
  */

@@ -158,14 +158,14 @@ BEGIN
   END IF;
   IF cardinality(p_ids) > 0 THEN
     PERFORM "helios_limit_lock"(p_ids, p_family, p_epoch, p_key, p_window_type, p_window_ms, p_sender, p_now);
-  END IF;
-  DELETE FROM "limit_holds" WHERE "reservation_id" = p_reservation;
-  IF cardinality(p_ids) > 0 THEN
+    -- Refreshed while this call's own holds still count as live: a session pot they kept alive up to
+    -- this instant is not over, and the commit is its activity.
     PERFORM "helios_limit_refresh"(p_ids, p_window_type, p_window_ms, p_sender, p_now);
-    INSERT INTO "limit_charges" ("bucket_id", "reservation_id", "amount", "at_ms")
-    SELECT t.id, p_reservation, t.amount, p_now FROM unnest(p_charge_ids, p_amounts) AS t(id, amount);
     UPDATE "limit_buckets" SET "last_activity_ms" = p_now WHERE "bucket_id" = ANY(p_ids);
   END IF;
+  DELETE FROM "limit_holds" WHERE "reservation_id" = p_reservation;
+  INSERT INTO "limit_charges" ("bucket_id", "reservation_id", "amount", "at_ms")
+  SELECT t.id, p_reservation, t.amount, p_now FROM unnest(p_charge_ids, p_amounts) AS t(id, amount);
   INSERT INTO "budget_events" ("budget_name", "epoch", "bucket_key", "kind", "amount", "currency", "tool_name",
                                "origin", "audit_record_id", "timestamp_ms")
   SELECT n, e, k, kind, a, cur, p_tool, p_origin, p_audit_record, p_now

@@ -13,6 +13,16 @@ export {
   type LedgeredLimitStore,
 } from './contracts/limit-store-contract.js';
 export {
+  describeLimitStoreModel,
+  LIMIT_MODEL_SEED,
+  type LimitStoreModelOptions,
+} from './contracts/limit-store-model-contract.js';
+export { LimitStoreModel } from './contracts/limit-store-model.js';
+export {
+  describeLimitStoreConcurrency,
+  type LimitStoreConcurrencyOptions,
+} from './contracts/limit-store-concurrency-contract.js';
+export {
   describePendingEvaluationStoreContract,
   pendingEntry,
   tombstone,

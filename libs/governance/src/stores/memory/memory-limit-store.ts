@@ -70,6 +70,9 @@ export class MemoryLimitStore implements LimitStore {
   ): Promise<readonly BucketSnapshot[]> {
     const previous = this.committed.get(reservationId);
     if (previous) return Promise.resolve(previous);
+    // Brought up to date while this call's own holds still count as live: a session pot they kept
+    // alive up to this instant is not over, and the commit is its activity.
+    for (const charge of charges) this.entryFor(charge, nowMs).bucket.touch(nowMs);
     this.dropHolds(reservationId);
     const snapshots = charges.map((charge) => {
       const { bucket } = this.entryFor(charge, nowMs);

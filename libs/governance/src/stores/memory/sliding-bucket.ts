@@ -57,6 +57,12 @@ export class SlidingBucket {
     this.holds.delete(reservationId);
   }
 
+  /** Brought up to date at `nowMs`, then marked active then. */
+  touch(nowMs: number): void {
+    this.prune(nowMs);
+    this.lastActivityMs = nowMs;
+  }
+
   charge(amount: bigint, nowMs: number): void {
     this.prune(nowMs);
     this.charges.push({ atMs: nowMs, amount });

@@ -1,7 +1,9 @@
 /**
  * `npm run bench -- <name>` runs bench/<name>/index.ts; `npm run bench` runs them all. Each benchmark's
  * default export returns `{ metrics, ratios }`; this prints them and writes bench/results/<name>.json
- * (`{"name", "date", "machine", "metrics", "ratios"}`) for docs/benchmarks.md.
+ * (`{"name", "date", "machine", "metrics", "ratios"}`) for docs/benchmarks.md. A benchmark that cannot
+ * run here (a peer that is not installed) returns `skipped` instead: nothing printed as a result, its
+ * last results file kept.
  */
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
@@ -11,6 +13,8 @@ import { pathToFileURL } from 'node:url';
 export interface BenchResult {
   readonly metrics: Record<string, number>;
   readonly ratios: Record<string, number>;
+  /** Why nothing was measured (the bench printed how to set it up); no results file is written. */
+  readonly skipped?: string;
 }
 
 const benchDir = import.meta.dirname;
@@ -36,7 +40,11 @@ for (const name of requested.length > 0 ? requested : available) {
     default: () => Promise<BenchResult>;
   };
   console.log(`\n# ${name}`);
-  const { metrics, ratios } = await module.default();
+  const { metrics, ratios, skipped } = await module.default();
+  if (skipped !== undefined) {
+    console.log(`skipped: ${skipped}`);
+    continue;
+  }
   console.table({
     ...metrics,
     ...Object.fromEntries(Object.entries(ratios).map(([k, v]) => [`ratio ${k}`, v])),

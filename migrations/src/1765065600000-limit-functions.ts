@@ -29,6 +29,19 @@ LANGUAGE sql STABLE AS $$
   FROM "limit_buckets" b WHERE b."bucket_id" = ANY(p_ids)
 $$`;
 
+/**
+ * What a bucket's state counts against a check (limit-arithmetic.ts `usedOf`): charges that still count
+ * (none for a session pot idle past its TTL with nothing held) plus other calls' live holds.
+ */
+const USED = `
+CREATE FUNCTION "helios_limit_used"(p_state record, p_now bigint)
+RETURNS numeric LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  RETURN CASE WHEN p_state."window_type" = 'session' AND NOT p_state."live_hold"
+                   AND p_now - p_state."last_activity_ms" > p_state."window_ms"
+              THEN 0 ELSE p_state."charged" END + p_state."held";
+END $$`;
+
 /** Creates missing rows, locks them all in id order; a row swept away in between is created again. */
 const LOCK = `
 CREATE FUNCTION "helios_limit_lock"(p_ids text[], p_family text[], p_epoch int[], p_key text[],
@@ -113,8 +126,7 @@ BEGIN
       'last_activity_ms', s."last_activity_ms"::text, 'charged', s."charged"::text,
       'oldest_ms', s."oldest_ms"::text, 'held', s."held"::text, 'live_hold', s."live_hold")), '[]'::jsonb) FROM s),
     coalesce(bool_or(c.refuse AND (
-      CASE WHEN s."window_type" = 'session' AND NOT s."live_hold" AND p_now - s."last_activity_ms" > s."window_ms"
-           THEN 0 ELSE s."charged" END + s."held" + c.amount > c.lim)), false)
+      "helios_limit_used"(s, p_now) + c.amount > c.lim)), false)
   INTO states, refused
   FROM unnest(p_check_ids, p_amounts, p_limits, p_refuse) AS c(id, amount, lim, refuse)
   JOIN s ON s."bucket_id" = c.id;
@@ -174,8 +186,7 @@ BEGIN
   WITH s AS (SELECT * FROM "helios_limit_states"(p_ids, p_now, NULL)),
   used AS (
     SELECT c.ord, c.lim, s."window_type", s."window_ms", s."oldest_ms",
-      CASE WHEN s."window_type" = 'session' AND NOT s."live_hold" AND p_now - s."last_activity_ms" > s."window_ms"
-           THEN 0 ELSE s."charged" END + s."held" AS used
+      "helios_limit_used"(s, p_now) AS used
     FROM unnest(p_charge_ids, p_limits) WITH ORDINALITY AS c(id, lim, ord) JOIN s ON s."bucket_id" = c.id)
   SELECT coalesce(jsonb_agg(jsonb_build_object(
       'used', used.used::text,
@@ -193,6 +204,7 @@ const FUNCTIONS = [
   'helios_limit_live',
   'helios_limit_refresh',
   'helios_limit_lock',
+  'helios_limit_used',
   'helios_limit_states',
 ];
 
@@ -200,7 +212,7 @@ export class LimitFunctions1765065600000 implements MigrationInterface {
   readonly name = 'LimitFunctions1765065600000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    for (const definition of [STATES, LOCK, REFRESH, LIVE, RESERVE, COMMIT])
+    for (const definition of [STATES, USED, LOCK, REFRESH, LIVE, RESERVE, COMMIT])
       await queryRunner.query(definition);
   }
 

@@ -108,8 +108,8 @@ const FILL_PREFIX = 'bench-fill-';
  * charged (so the bucket row was created by the store itself, with the rule's window), spread over the
  * last `spreadMs` (inside the window), and marks the bucket active now. Every earlier fill charge of the
  * bucket goes first. This matches what the store (libs/persistence pg-limit-store.ts, migration
- * GovernanceStores) writes for a committed call: one `limit_charges` row per call, amount 1 for a rate.
- * Returns the bucket id.
+ * GovernanceStores) writes for a committed call: one `limit_charges` row per call, amount 1 for a rate,
+ * and the bucket row's running sums over them (LimitRunningSums). Returns the bucket id.
  */
 export async function fillRateBucket(
   api: HeliosApi,
@@ -138,6 +138,7 @@ export async function fillRateBucket(
       bucketId,
       nowMs,
     ]);
+    await resum(client, [bucketId]);
     await client.query('COMMIT');
     return bucketId;
   });
@@ -154,6 +155,22 @@ export async function trimToFill(api: HeliosApi, bucketIds: readonly string[]): 
       `DELETE FROM "limit_charges" WHERE "bucket_id" = ANY($1::text[]) AND "reservation_id" NOT LIKE $2`,
       [bucketIds, `${FILL_PREFIX}%`],
     );
+    await resum(client, bucketIds);
     await client.query('VACUUM (ANALYZE) "limit_charges"');
   });
+}
+
+/** Sets the buckets' running sums to their rows again, as every store statement keeps them. */
+async function resum(client: SqlClient, bucketIds: readonly string[]): Promise<void> {
+  await client.query(
+    `UPDATE "limit_buckets" b SET
+       "charged" = coalesce((SELECT sum(c."amount") FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id"), 0),
+       "charge_count" = (SELECT count(*) FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id")
+     WHERE b."bucket_id" = ANY($1::text[])`,
+    [bucketIds],
+  );
+  await client.query(
+    `UPDATE "limit_buckets" b SET "live_until_ms" = "helios_limit_live_until"(b) WHERE b."bucket_id" = ANY($1::text[])`,
+    [bucketIds],
+  );
 }

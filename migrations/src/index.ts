@@ -10,12 +10,14 @@ import { PendingSeqUnindexed1764806400000 } from './1764806400000-pending-seq-un
 import { PendingAutovacuum1764892800000 } from './1764892800000-pending-autovacuum.js';
 import { MoneyNumeric1764979200000 } from './1764979200000-money-numeric.js';
 import { LimitFunctions1765065600000 } from './1765065600000-limit-functions.js';
+import { LimitRunningSums1765152000000 } from './1765152000000-limit-running-sums.js';
 
 export {
   GovernanceAudit1764547200000,
   GovernanceStores1764633600000,
   InstanceMetadata1764460800000,
   LimitFunctions1765065600000,
+  LimitRunningSums1765152000000,
   MoneyNumeric1764979200000,
   PendingAutovacuum1764892800000,
   PendingBacklogSplit1764720000000,
@@ -32,4 +34,5 @@ export const migrations = [
   PendingAutovacuum1764892800000,
   MoneyNumeric1764979200000,
   LimitFunctions1765065600000,
+  LimitRunningSums1765152000000,
 ] as const;

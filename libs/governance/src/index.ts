@@ -36,6 +36,7 @@ export {
   bucketId,
   bucketWindow,
   checkSnapshot,
+  usedSnapshot,
   committedSnapshot,
   emptySnapshot,
   isIdleSessionPot,

@@ -69,9 +69,23 @@ export function resetAtMs(window: BucketWindow, oldestChargeMs: number | null, n
   return window.type === 'sliding' ? (oldestChargeMs ?? nowMs) + window.ms : null;
 }
 
+/** The snapshot of a check that finds `used` on its bucket, whose oldest counting charge is `oldestChargeMs`. */
+export function usedSnapshot(
+  check: BucketCheck,
+  used: bigint,
+  oldestChargeMs: number | null,
+  nowMs: number,
+): BucketSnapshot {
+  return {
+    used,
+    allowed: used + check.amount <= check.limit,
+    resetAtMs: resetAtMs(check.window, oldestChargeMs, nowMs),
+  };
+}
+
 /** The snapshot a check sees of a bucket that holds nothing (new, or reconfigured to another window). */
 export function emptySnapshot(check: BucketCheck, nowMs: number): BucketSnapshot {
-  return { used: 0n, allowed: check.amount <= check.limit, resetAtMs: resetAtMs(check.window, null, nowMs) };
+  return usedSnapshot(check, 0n, null, nowMs);
 }
 
 /** The snapshot a check sees before it places anything (`used` = counting charges + others' holds). */
@@ -81,12 +95,7 @@ export function checkSnapshot(
   nowMs: number,
 ): BucketSnapshot {
   if (state === undefined || !sameWindow(check.window, state.window)) return emptySnapshot(check, nowMs);
-  const used = usedOf(state, nowMs);
-  return {
-    used,
-    allowed: used + check.amount <= check.limit,
-    resetAtMs: resetAtMs(state.window, state.oldestChargeMs, nowMs),
-  };
+  return usedSnapshot(check, usedOf(state, nowMs), state.oldestChargeMs, nowMs);
 }
 
 /** The snapshot after a commit: `used` includes the charge, so allowed means "still within the limit". */

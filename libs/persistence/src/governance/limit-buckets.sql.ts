@@ -1,8 +1,8 @@
 /**
  * The limit store's statements: each a call of one server-side function (migration
- * `1765065600000-limit-functions`), sent as a named statement so PostgreSQL parses it once per
- * connection, and the conversions between bucket checks and the functions' array parameters and
- * answers.
+ * `1765152000000-limit-running-sums`), sent as a named statement so PostgreSQL parses it once per
+ * connection, and the conversions between batches of reservations (commits) and the functions' array
+ * parameters and answers.
  */
 import {
   bucketId,
@@ -11,34 +11,56 @@ import {
   type BucketCheck,
   type BucketState,
   type CommitCharge,
+  type CommitContext,
+  type ReserveRequest,
 } from '@helios/governance';
 import { toBigInt, toMs, type NamedStatement } from './sql.js';
 
-const BUCKET_PARAMS = `$2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::bigint[], $8::boolean[]`;
+const BUCKET_PARAMS = `$1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::bigint[], $7::boolean[]`;
 
 export const RESERVE: NamedStatement = {
   name: 'helios_limit_reserve',
-  text: `SELECT "helios_limit_reserve"($1::text, ${BUCKET_PARAMS}, $9::text[], $10::numeric[], $11::numeric[],
-           $12::boolean[], $13::text[], $14::numeric[], $15::bigint, $16::bigint, $17::int) AS "answer"`,
+  text: `SELECT "r_ord", "r_outcome", "r_used", "r_oldest" FROM "helios_limit_reserve"(${BUCKET_PARAMS},
+           $8::text[], $9::bigint[], $10::int[], $11::int[], $12::int[], $13::numeric[], $14::numeric[],
+           $15::boolean[], $16::bigint)`,
 };
 
 export const COMMIT: NamedStatement = {
   name: 'helios_limit_commit',
-  text: `SELECT "helios_limit_commit"($1::text, ${BUCKET_PARAMS}, $9::text[], $10::numeric[], $11::numeric[],
-           $12::text[], $13::int[], $14::text[], $15::text[], $16::numeric[], $17::text[], $18::text, $19::text,
-           $20::text, $21::bigint) AS "answer"`,
+  text: `SELECT "r_ord", "r_snapshots" FROM "helios_limit_commit"(${BUCKET_PARAMS}, $8::text[], $9::int[],
+           $10::text[], $11::text[], $12::text[], $13::int[], $14::numeric[], $15::numeric[], $16::int[],
+           $17::text[], $18::text[], $19::text[], $20::bigint)`,
 };
 
 /** One statement is one snapshot: no transaction needed for a consistent read of several buckets. */
 export const PEEK: NamedStatement = {
   name: 'helios_limit_peek',
-  text: `SELECT * FROM "helios_limit_states"($1::text[], $2::bigint, NULL)`,
+  text: `SELECT * FROM "helios_limit_states"($1::text[], $2::bigint)`,
 };
 
 export const RELEASE: NamedStatement = {
   name: 'helios_limit_release',
-  text: `DELETE FROM "limit_holds" WHERE "reservation_id" = $1`,
+  text: `SELECT "helios_limit_release"($1::text)`,
 };
+
+/** One reservation of a batch, at the instant its call read the clock. */
+export interface ReserveItem {
+  readonly request: ReserveRequest;
+  readonly nowMs: number;
+}
+
+/** One commit of a batch. */
+export interface CommitItem {
+  readonly reservationId: string;
+  readonly charges: readonly CommitCharge[];
+  readonly context: CommitContext;
+  readonly nowMs: number;
+}
+
+/** A batch runs at its latest item's instant: as if every call in it had read the clock that late. */
+export function batchNow(items: readonly { readonly nowMs: number }[]): number {
+  return items.reduce((latest, item) => Math.max(latest, item.nowMs), 0);
+}
 
 /** Distinct checks by bucket id, sorted: the one lock order every statement uses. */
 export function distinctSorted<T extends BucketCheck>(checks: readonly T[]): T[] {
@@ -47,42 +69,88 @@ export function distinctSorted<T extends BucketCheck>(checks: readonly T[]): T[]
   return [...byId.keys()].sort().map((id) => byId.get(id) as T);
 }
 
-/** The bucket rows a statement creates and locks, as the functions' seven parallel arrays. */
-export function bucketParams(checks: readonly BucketCheck[]): unknown[] {
+/** A batch's buckets, as the functions' seven parallel arrays, and each check's 1-based index into them. */
+function bucketArrays(checks: readonly BucketCheck[]): { params: unknown[]; indexes: number[] } {
   const sorted = distinctSorted(checks);
+  const position = new Map(sorted.map((check, i) => [bucketId(check), i + 1]));
+  return {
+    params: [
+      sorted.map(bucketId),
+      sorted.map((c) => c.family),
+      sorted.map((c) => c.epoch),
+      sorted.map((c) => c.key),
+      sorted.map((c) => c.window.type),
+      sorted.map((c) => windowLengthMs(c.window)),
+      sorted.map((c) => c.senderScoped),
+    ],
+    indexes: checks.map((check) => position.get(bucketId(check)) as number),
+  };
+}
+
+/** Where each item's slice of the flattened checks ends (1-based, inclusive). */
+function sliceEnds(lengths: readonly number[]): number[] {
+  let end = 0;
+  return lengths.map((length) => (end += length));
+}
+
+export function reserveParams(items: readonly ReserveItem[]): unknown[] {
+  const checks = items.flatMap((item) => item.request.checks);
+  const { params, indexes } = bucketArrays(checks);
   return [
-    sorted.map(bucketId),
-    sorted.map((c) => c.family),
-    sorted.map((c) => c.epoch),
-    sorted.map((c) => c.key),
-    sorted.map((c) => c.window.type),
-    sorted.map((c) => windowLengthMs(c.window)),
-    sorted.map((c) => c.senderScoped),
+    ...params,
+    items.map((item) => item.request.reservationId),
+    items.map((item) => item.request.expiresAtMs),
+    items.map((item) => item.request.maxSenderKeys),
+    sliceEnds(items.map((item) => item.request.checks.length)),
+    indexes,
+    checks.map((check) => check.amount.toString()),
+    checks.map((check) => check.limit.toString()),
+    checks.map((check) => check.onBreach === 'refuse'),
+    batchNow(items),
   ];
 }
 
-/** A reservation's holds: one per bucket, two checks of one call on the same bucket holding their sum. */
-export function holdParams(checks: readonly BucketCheck[]): [string[], string[]] {
-  const amounts = new Map<string, bigint>();
-  for (const check of checks)
-    amounts.set(bucketId(check), (amounts.get(bucketId(check)) ?? 0n) + check.amount);
-  return [[...amounts.keys()], [...amounts.values()].map(String)];
-}
-
-/** A commit's budget ledger rows, as the function's six parallel arrays. */
-export function ledgerParams(charges: readonly CommitCharge[]): unknown[] {
-  const rows = charges.flatMap((charge) => (charge.ledger ? [{ charge, ledger: charge.ledger }] : []));
+export function commitParams(items: readonly CommitItem[]): unknown[] {
+  const charges = items.flatMap((item) => item.charges);
+  const { params, indexes } = bucketArrays(charges);
+  const ledger = charges.flatMap((charge, i) => (charge.ledger ? [{ index: i + 1, ...charge.ledger }] : []));
   return [
-    rows.map((r) => r.ledger.budgetName),
-    rows.map((r) => r.charge.epoch),
-    rows.map((r) => r.charge.key),
-    rows.map((r) => r.ledger.kind),
-    rows.map((r) => r.charge.amount.toString()),
-    rows.map((r) => r.ledger.currency),
+    ...params,
+    items.map((item) => item.reservationId),
+    sliceEnds(items.map((item) => item.charges.length)),
+    items.map((item) => item.context.toolName),
+    items.map((item) => item.context.origin),
+    items.map((item) => item.context.auditRecordId),
+    indexes,
+    charges.map((charge) => charge.amount.toString()),
+    charges.map((charge) => charge.limit.toString()),
+    ledger.map((row) => row.index),
+    ledger.map((row) => row.budgetName),
+    ledger.map((row) => row.kind),
+    ledger.map((row) => row.currency),
+    batchNow(items),
   ];
 }
 
-/** A bucket's state as the functions return it: numbers as text (or numbers), so none loses a digit. */
+/** One reservation's answer: what each of its checks saw (none when the sender-key capacity refused it). */
+export interface ReserveRow {
+  readonly r_ord: number;
+  readonly r_outcome: 'reserved' | 'refused' | 'capacity_exhausted';
+  readonly r_used: string[] | null;
+  readonly r_oldest: (string | number | null)[] | null;
+}
+
+/** One commit's post-commit snapshots; numbers as text where they may exceed a double. */
+export interface CommitRow {
+  readonly r_ord: number;
+  readonly r_snapshots: {
+    readonly used: string;
+    readonly allowed: boolean;
+    readonly resetAtMs: number | null;
+  }[];
+}
+
+/** A bucket's state as the peek function returns it: numbers as text (or numbers), so none loses a digit. */
 export interface StateRow {
   readonly bucket_id: string;
   readonly window_type: 'sliding' | 'session';

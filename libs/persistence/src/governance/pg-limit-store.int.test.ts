@@ -54,11 +54,14 @@ describe.each(databaseTargets)('PgLimitStore on the %s database', (_name, makeDa
       window: { type: 'sliding', ms: 3_600_000 },
     });
     const [first, second] = [new PgLimitStore(await db.open(8)), new PgLimitStore(await db.open(8))];
-    const outcomes = await Promise.all(
-      Array.from({ length: 200 }, (_, i) =>
+    const race = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, n) => from + n).map((i) =>
         (i % 2 === 0 ? first : second).reserve(reserveRequest(`two-${i}`, [pot], { expiresAtMs: 60_000 }), 1),
-      ),
-    );
+      );
+    // Each process batches the calls that arrive together: a first wave of 20 (which both win, whichever
+    // batch locks the pot first), then 180 at once racing for the last 30 slots.
+    const opening = race(0, 20);
+    const outcomes = [...(await Promise.all(opening)), ...(await Promise.all(race(20, 200)))];
     const reserved = outcomes.flatMap((o, i) => (o.type === 'reserved' ? [i] : []));
     expect(reserved).toHaveLength(50);
     // Both processes won some; committing every winner from the other process charges exactly the pot.

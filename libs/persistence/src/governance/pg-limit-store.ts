@@ -1,14 +1,18 @@
 /**
- * LimitStore on PostgreSQL. Check-and-hold and commit are each ONE statement, a server-side function
- * (migration `1765065600000-limit-functions`) that locks the call's bucket rows in sorted order, so
- * concurrent callers — in one process or in several sharing the database — serialise per bucket and
- * can never both take the last slot, and a bucket's row locks are held only while the function runs,
- * never across network round trips. The snapshot arithmetic stays the governance library's: the
- * functions return raw bucket state, and the one decision they take inside uses the same formula.
+ * LimitStore on PostgreSQL. Check-and-hold and commit each take ONE statement, a server-side function
+ * (migration `1765152000000-limit-running-sums`), and calls that arrive together share it: a statement
+ * batcher groups the reservations (commits) waiting while the previous batch runs, and the function
+ * decides them in arrival order, exactly as one at a time would. It locks the batch's bucket rows once,
+ * in sorted order, so concurrent batches — in one process or in several sharing the database —
+ * serialise per bucket and can never both take the last slot, and no lock is held across a network
+ * round trip. A check reads its bucket's running sums, never the window's rows. The snapshot arithmetic
+ * stays the governance library's: the functions return what each check saw, and the one decision they
+ * take inside uses the same formula.
  */
 import {
   bucketId,
   checkSnapshot,
+  usedSnapshot,
   type BucketCheck,
   type BucketSnapshot,
   type BudgetIdentity,
@@ -22,31 +26,41 @@ import {
 import { type DataSource } from 'typeorm';
 import { readLedger, reconcileEpochs, type LedgerFilter } from './budget-ledger.js';
 import {
-  bucketParams,
   bucketStates,
   COMMIT,
+  commitParams,
   distinctSorted,
-  holdParams,
-  ledgerParams,
   PEEK,
   RELEASE,
   RESERVE,
+  reserveParams,
+  type CommitItem,
+  type CommitRow,
+  type ReserveItem,
+  type ReserveRow,
   type StateRow,
 } from './limit-buckets.sql.js';
-import { runOnPool, runOnPoolRetrying, toBigInt } from './sql.js';
+import { runOnPool, runOnPoolRetrying, toBigInt, toMs } from './sql.js';
+import { StatementBatcher } from './statement-batcher.js';
 
-type ReserveAnswer =
-  | { readonly type: 'reserved' | 'refused'; readonly states: StateRow[] }
-  | { readonly type: 'capacity_exhausted' };
-
-interface EncodedSnapshot {
-  readonly used: string;
-  readonly allowed: boolean;
-  readonly resetAtMs: number | null;
-}
+/** Batch shape: up to 256 calls per statement, two statements of a kind in flight (one runs, one waits). */
+const BATCHING = { maxBatch: 256, maxInFlight: 2 } as const;
 
 export class PgLimitStore implements LimitStore {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly reservations: StatementBatcher<ReserveItem, ReserveRow>;
+  private readonly commits: StatementBatcher<CommitItem, CommitRow['r_snapshots']>;
+
+  constructor(private readonly dataSource: DataSource) {
+    // A statement may not place (or latch) one reservation twice: a duplicate waits for the next batch.
+    this.reservations = new StatementBatcher((items) => this.reserveBatch(items), {
+      ...BATCHING,
+      keyOf: (item) => item.request.reservationId,
+    });
+    this.commits = new StatementBatcher((items) => this.commitBatch(items), {
+      ...BATCHING,
+      keyOf: (item) => item.reservationId,
+    });
+  }
 
   async peek(checks: readonly BucketCheck[], nowMs: number): Promise<readonly BucketSnapshot[]> {
     if (checks.length === 0) return [];
@@ -61,25 +75,13 @@ export class PgLimitStore implements LimitStore {
   async reserve(request: ReserveRequest, nowMs: number): Promise<ReserveOutcome> {
     const { checks } = request;
     if (checks.length === 0) return { type: 'reserved', snapshots: [] };
-    const { rows } = await runOnPoolRetrying<{ answer: ReserveAnswer }>(this.dataSource, RESERVE, [
-      request.reservationId,
-      ...bucketParams(checks),
-      checks.map(bucketId),
-      checks.map((check) => check.amount.toString()),
-      checks.map((check) => check.limit.toString()),
-      checks.map((check) => check.onBreach === 'refuse'),
-      ...holdParams(checks),
-      nowMs,
-      request.expiresAtMs,
-      request.maxSenderKeys,
-    ]);
-    const answer = rows[0]?.answer;
-    if (answer === undefined) throw new Error('helios_limit_reserve returned no answer');
-    if (answer.type === 'capacity_exhausted') return answer;
-    const states = bucketStates(answer.states);
+    const row = await this.reservations.submit({ request, nowMs });
+    if (row.r_outcome === 'capacity_exhausted') return { type: 'capacity_exhausted' };
     return {
-      type: answer.type,
-      snapshots: checks.map((check) => checkSnapshot(check, states.get(bucketId(check)), nowMs)),
+      type: row.r_outcome,
+      snapshots: checks.map((check, i) =>
+        usedSnapshot(check, toBigInt(row.r_used?.[i]), toMs(row.r_oldest?.[i]), nowMs),
+      ),
     };
   }
 
@@ -90,23 +92,16 @@ export class PgLimitStore implements LimitStore {
     context: CommitContext,
     nowMs: number,
   ): Promise<readonly BucketSnapshot[]> {
-    const { rows } = await runOnPoolRetrying<{ answer: EncodedSnapshot[] }>(this.dataSource, COMMIT, [
-      reservationId,
-      ...bucketParams(charges),
-      charges.map(bucketId),
-      charges.map((charge) => charge.amount.toString()),
-      charges.map((charge) => charge.limit.toString()),
-      ...ledgerParams(charges),
-      context.toolName,
-      context.origin,
-      context.auditRecordId,
-      nowMs,
-    ]);
-    return (rows[0]?.answer ?? []).map(decodeSnapshot);
+    const snapshots = await this.commits.submit({ reservationId, charges, context, nowMs });
+    return snapshots.map((snapshot) => ({
+      used: toBigInt(snapshot.used),
+      allowed: snapshot.allowed,
+      resetAtMs: snapshot.resetAtMs,
+    }));
   }
 
   async release(reservationId: string): Promise<void> {
-    await runOnPool(this.dataSource, RELEASE, [reservationId]);
+    await runOnPoolRetrying(this.dataSource, RELEASE, [reservationId]);
   }
 
   reconcileBudgets(budgets: readonly BudgetIdentity[]): Promise<ReadonlyMap<string, number>> {
@@ -117,8 +112,28 @@ export class PgLimitStore implements LimitStore {
   ledger(filter: LedgerFilter = {}): Promise<LedgerEntry[]> {
     return readLedger(this.dataSource, filter);
   }
+
+  private async reserveBatch(items: readonly ReserveItem[]): Promise<ReserveRow[]> {
+    const { rows } = await runOnPoolRetrying<ReserveRow>(this.dataSource, RESERVE, reserveParams(items));
+    return answersInOrder(rows, items.length, 'helios_limit_reserve');
+  }
+
+  private async commitBatch(items: readonly CommitItem[]): Promise<CommitRow['r_snapshots'][]> {
+    const { rows } = await runOnPoolRetrying<CommitRow>(this.dataSource, COMMIT, commitParams(items));
+    return answersInOrder(rows, items.length, 'helios_limit_commit').map((row) => row.r_snapshots);
+  }
 }
 
-function decodeSnapshot(snapshot: EncodedSnapshot): BucketSnapshot {
-  return { used: toBigInt(snapshot.used), allowed: snapshot.allowed, resetAtMs: snapshot.resetAtMs };
+/** The function's rows by their item's ordinal; a missing answer is an error, never a silent default. */
+function answersInOrder<R extends { readonly r_ord: number }>(
+  rows: readonly R[],
+  count: number,
+  fn: string,
+): R[] {
+  const byOrdinal = new Map(rows.map((row) => [Number(row.r_ord), row]));
+  return Array.from({ length: count }, (_, i) => {
+    const row = byOrdinal.get(i + 1);
+    if (row === undefined) throw new Error(`${fn} returned no answer for item ${i + 1} of ${count}`);
+    return row;
+  });
 }

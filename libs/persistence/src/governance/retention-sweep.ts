@@ -5,7 +5,7 @@
  * `budget_meta` is never swept: epochs must survive so an unchanged budget keeps its pot.
  */
 import { type DataSource } from 'typeorm';
-import { inTransaction, run } from './sql.js';
+import { inTransaction, run, runPooled } from './sql.js';
 
 export interface RetentionSweepOptions {
   /** Rows older than this instant (epoch ms; `created_at` for audit records) are deleted. */
@@ -61,7 +61,17 @@ export async function sweepGovernanceRetention(
       ),
     );
   const budgetEvents = await sweep('budget_events', 'id', 'timestamp_ms');
-  const limitCharges = await sweep('limit_charges', 'id', 'at_ms');
+  // Through the limit functions: each deleted charge leaves its bucket's running sum too.
+  const limitCharges = await inBatches(
+    async () =>
+      (
+        await runPooled<{ deleted: number }>(
+          dataSource,
+          `SELECT "helios_limit_sweep_charges"($1::bigint, $2::int) AS "deleted"`,
+          [cutoff, batch],
+        )
+      ).rows[0]?.deleted ?? 0,
+  );
   const limitCommits = await sweep('limit_commits', 'reservation_id', 'committed_at_ms');
   // A ticket outlives its evaluation by far less than any retention; only decided or dead ones go.
   const approvalTickets = await sweep(
@@ -81,8 +91,7 @@ export async function sweepGovernanceRetention(
             `DELETE FROM "limit_buckets" WHERE "bucket_id" IN (
                SELECT "bucket_id" FROM "limit_buckets" b
                WHERE b."last_activity_ms" < $1::bigint
-                 AND NOT EXISTS (SELECT 1 FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id")
-                 AND NOT EXISTS (SELECT 1 FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id")
+                 AND b."hold_count" = 0 AND b."charge_count" = 0
                LIMIT $2 FOR UPDATE SKIP LOCKED)`,
             [cutoff, batch],
           )

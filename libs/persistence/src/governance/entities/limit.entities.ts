@@ -18,6 +18,13 @@ export interface LimitBucketRow {
   readonly senderScoped: boolean;
   readonly lastActivityMs: string;
   readonly createdAt: Date;
+  /** Running sums of the bucket's charge and hold rows (LimitRunningSums1765152000000). */
+  readonly charged: string;
+  readonly chargeCount: string;
+  readonly held: string;
+  readonly holdCount: number;
+  /** The instant the bucket stops being live (no unexpired hold, no counting charge). */
+  readonly liveUntilMs: string;
 }
 
 export const LimitBucketEntity = new EntitySchema<LimitBucketRow>({
@@ -38,16 +45,25 @@ export const LimitBucketEntity = new EntitySchema<LimitBucketRow>({
     senderScoped: { name: 'sender_scoped', type: 'boolean' },
     lastActivityMs: { name: 'last_activity_ms', type: 'bigint' },
     createdAt: { name: 'created_at', type: 'timestamptz', default: () => 'now()' },
+    charged: { type: 'numeric', default: 0 },
+    chargeCount: { name: 'charge_count', type: 'bigint', default: 0 },
+    held: { type: 'numeric', default: 0 },
+    holdCount: { name: 'hold_count', type: 'integer', default: 0 },
+    liveUntilMs: { name: 'live_until_ms', type: 'bigint', default: 0 },
   },
   indices: [
-    // The sender-key capacity check scans only sender-scoped buckets.
-    { name: 'limit_buckets_sender_scoped', columns: ['bucketId'], where: '"sender_scoped"' },
+    // The sender-key capacity counts live sender-scoped buckets through this index.
+    { name: 'limit_buckets_sender_live', columns: ['liveUntilMs'], where: '"sender_scoped"' },
   ],
   checks: [
     { name: 'limit_buckets_family_check', expression: oneOf('family', ['rate', 'spend', 'budget']) },
     { name: 'limit_buckets_epoch_check', expression: atLeast('epoch', 0) },
     { name: 'limit_buckets_window_type_check', expression: oneOf('window_type', ['sliding', 'session']) },
     { name: 'limit_buckets_window_ms_check', expression: atLeast('window_ms', 0) },
+    { name: 'limit_buckets_charged_check', expression: atLeast('charged', 0) },
+    { name: 'limit_buckets_charge_count_check', expression: atLeast('charge_count', 0) },
+    { name: 'limit_buckets_held_check', expression: atLeast('held', 0) },
+    { name: 'limit_buckets_hold_count_check', expression: atLeast('hold_count', 0) },
   ],
 });
 

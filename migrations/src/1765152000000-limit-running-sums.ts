@@ -5,14 +5,13 @@ import { LimitFunctions1765065600000 } from './1765065600000-limit-functions.js'
  * Limit checks in O(1) of the window's fill, decided in batches.
  *
  * Running sums: each bucket row carries `charged`/`charge_count` (its charge rows) and `held`/`hold_count`
- * (its hold rows). Every path that inserts or deletes such a row adjusts them in the same statement, so
- * the invariant "the sums are the rows' sums" holds always; a charge is added once and retired once
- * (deleted through the `(bucket_id, at_ms)` index when it leaves the window), a hold likewise through
- * `(bucket_id, expires_at_ms)`. A check reads the row, never the window. `live_until_ms` is the instant
- * the bucket stops being live (no unexpired hold, no counting charge), recomputed whenever a hold or
- * charge is added or removed (retirement never moves it, except to 0 when nothing is left); the
- * sender-key capacity counts
- * live sender-scoped buckets through a partial index on it instead of testing every sender bucket.
+ * (its hold rows), with `oldest_ms` (its oldest charge) and `hold_expiry_ms` (no hold expires earlier).
+ * Every transaction that inserts or deletes such a row adjusts them, so the sums are always the rows'
+ * sums; a charge is added once and retired once (deleted through the `(bucket_id, at_ms)` index when it
+ * leaves the window), a hold likewise through `(bucket_id, expires_at_ms)`, and only when the row says
+ * one is due. A check reads the row, never the window. `live_until_ms` is the instant the bucket stops
+ * being live (no unexpired hold, no counting charge); the sender-key capacity counts live sender-scoped
+ * buckets through a partial index on it instead of testing every sender bucket.
  *
  * Batches: `helios_limit_reserve` and `helios_limit_commit` take many reservations (commits) at once —
  * the group commit of the store's statement batcher — lock the union of their buckets once, in id
@@ -44,88 +43,127 @@ RETURNS TABLE ("bucket_id" text, "window_type" text, "window_ms" bigint, "last_a
                "charged" numeric, "oldest_ms" bigint, "held" numeric, "live_hold" boolean)
 LANGUAGE sql STABLE AS $$
   SELECT b."bucket_id", b."window_type", b."window_ms", b."last_activity_ms",
-    b."charged" - CASE WHEN b."window_type" = 'sliding' AND b."charge_count" > 0 THEN coalesce(
+    b."charged" - CASE WHEN b."window_type" = 'sliding' AND b."oldest_ms" <= p_now - b."window_ms" THEN coalesce(
       (SELECT sum(c."amount") FROM "limit_charges" c
        WHERE c."bucket_id" = b."bucket_id" AND c."at_ms" <= p_now - b."window_ms"), 0) ELSE 0 END,
-    CASE WHEN b."window_type" = 'sliding' AND b."charge_count" > 0 THEN
-      (SELECT min(c."at_ms") FROM "limit_charges" c
-       WHERE c."bucket_id" = b."bucket_id" AND c."at_ms" > p_now - b."window_ms") END,
-    b."held" - CASE WHEN b."hold_count" > 0 THEN coalesce(
+    CASE WHEN b."window_type" = 'sliding' THEN
+      CASE WHEN b."oldest_ms" > p_now - b."window_ms" THEN b."oldest_ms"
+           ELSE (SELECT min(c."at_ms") FROM "limit_charges" c
+                 WHERE c."bucket_id" = b."bucket_id" AND c."at_ms" > p_now - b."window_ms") END END,
+    b."held" - CASE WHEN b."hold_expiry_ms" <= p_now THEN coalesce(
       (SELECT sum(h."amount") FROM "limit_holds" h
        WHERE h."bucket_id" = b."bucket_id" AND h."expires_at_ms" <= p_now), 0) ELSE 0 END,
-    b."hold_count" > 0 AND EXISTS (SELECT 1 FROM "limit_holds" h
-       WHERE h."bucket_id" = b."bucket_id" AND h."expires_at_ms" > p_now)
+    CASE WHEN b."hold_count" = 0 THEN false WHEN b."hold_expiry_ms" > p_now THEN true
+         ELSE EXISTS (SELECT 1 FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id" AND h."expires_at_ms" > p_now) END
   FROM "limit_buckets" b WHERE b."bucket_id" = ANY(p_ids)
 $$`;
 
 /**
- * Creates the missing rows of `p_ids`, then locks those and `p_extra` (rows that must exist already) in
- * id order, and returns the locked ids. A row swept away in between is created again.
+ * Locks a batch's buckets and brings them up to date in memory, for the caller to decide against and
+ * write back in one statement. `p_ids` (created when missing, with their windows) come first in the
+ * returned arrays, then those of `p_extra` that still exist (rows that must exist already). Locks are
+ * taken in id order. Then, statements only where the row says there is something to do: a bucket whose
+ * window was reconfigured starts over; expired holds retire (`hold_expiry_ms`, the earliest expiry, is
+ * due); an idle session pot with nothing held forgets its charges; charges that left a sliding window
+ * (`oldest_ms` is past it) retire. Each retired row is deleted once and its amount subtracted; `o_dirty`
+ * marks the buckets whose row must be written back.
  */
-const LOCK = `
-CREATE FUNCTION "helios_limit_lock"(p_ids text[], p_family text[], p_epoch int[], p_key text[],
-  p_window_type text[], p_window_ms bigint[], p_sender boolean[], p_extra text[], p_now bigint)
-RETURNS text[] LANGUAGE plpgsql AS $$
-DECLARE locked text[];
+const PREPARE = `
+CREATE FUNCTION "helios_limit_prepare"(p_ids text[], p_family text[], p_epoch int[], p_key text[],
+  p_window_type text[], p_window_ms bigint[], p_sender boolean[], p_extra text[], p_now bigint,
+  OUT o_ids text[], OUT o_wtype text[], OUT o_wms bigint[], OUT o_sender boolean[], OUT o_charged numeric[],
+  OUT o_count bigint[], OUT o_held numeric[], OUT o_hold_count int[], OUT o_last bigint[], OUT o_oldest bigint[],
+  OUT o_expiry bigint[], OUT o_live bigint[], OUT o_dirty boolean[])
+LANGUAGE plpgsql
+-- Plans made once per connection (planning each statement of every call cost more than running it),
+-- and by index: a scan chosen while a table is small or full of dead rows would stay in that plan.
+SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
+DECLARE
+  n int := cardinality(p_ids); found bigint; changed text[] := '{}'; due text[] := '{}'; idle text[] := '{}';
+  aged text[] := '{}'; cut bigint[] := '{}'; g_ids text[]; g_sum numeric[]; g_n bigint[]; g_next bigint[]; k int;
 BEGIN
+  o_ids := p_ids || ARRAY(SELECT e FROM unnest(p_extra) AS e WHERE NOT e = ANY(p_ids) ORDER BY e);
   FOR attempt IN 1..3 LOOP
+    SELECT count(*), array_agg(b."window_type" ORDER BY array_position(o_ids, b."bucket_id")),
+      array_agg(b."window_ms" ORDER BY array_position(o_ids, b."bucket_id")),
+      array_agg(b."sender_scoped" ORDER BY array_position(o_ids, b."bucket_id")),
+      array_agg(b."charged" ORDER BY array_position(o_ids, b."bucket_id")),
+      array_agg(b."charge_count" ORDER BY array_position(o_ids, b."bucket_id")),
+      array_agg(b."held" ORDER BY array_position(o_ids, b."bucket_id")),
+      array_agg(b."hold_count" ORDER BY array_position(o_ids, b."bucket_id")),
+      array_agg(b."last_activity_ms" ORDER BY array_position(o_ids, b."bucket_id")),
+      array_agg(b."oldest_ms" ORDER BY array_position(o_ids, b."bucket_id")),
+      array_agg(b."hold_expiry_ms" ORDER BY array_position(o_ids, b."bucket_id")),
+      array_agg(b."live_until_ms" ORDER BY array_position(o_ids, b."bucket_id"))
+    INTO found, o_wtype, o_wms, o_sender, o_charged, o_count, o_held, o_hold_count, o_last, o_oldest, o_expiry, o_live
+    FROM (SELECT * FROM "limit_buckets" WHERE "bucket_id" = ANY(o_ids) ORDER BY "bucket_id" FOR UPDATE) AS b;
+    EXIT WHEN found = cardinality(o_ids);
+    IF attempt = 3 THEN RAISE EXCEPTION 'limit buckets vanished while being locked three times in a row'; END IF;
     INSERT INTO "limit_buckets" ("bucket_id", "family", "epoch", "bucket_key", "window_type", "window_ms",
                                  "sender_scoped", "last_activity_ms")
     SELECT t.*, p_now FROM unnest(p_ids, p_family, p_epoch, p_key, p_window_type, p_window_ms, p_sender) AS t
     ORDER BY 1 ON CONFLICT ("bucket_id") DO NOTHING;
-    SELECT coalesce(array_agg(l."bucket_id"), '{}') INTO locked
-    FROM (SELECT "bucket_id" FROM "limit_buckets" WHERE "bucket_id" = ANY(p_ids || p_extra)
-          ORDER BY "bucket_id" FOR UPDATE) AS l;
-    IF p_ids <@ locked THEN RETURN locked; END IF;
+    -- An extra row that vanished took its holds with it (ON DELETE CASCADE): nothing left to settle there.
+    o_ids := p_ids || ARRAY(SELECT b."bucket_id" FROM "limit_buckets" b
+                            WHERE b."bucket_id" = ANY(o_ids[n + 1:]) ORDER BY b."bucket_id");
   END LOOP;
-  RAISE EXCEPTION 'limit buckets vanished while being locked three times in a row';
-END $$`;
-
-/**
- * Brings locked buckets up to date: a bucket whose window was reconfigured (`p_ids` with their windows)
- * starts over; in all of `p_all`, expired holds retire, an idle session pot with nothing held forgets its
- * charges, and charges that left a sliding window retire — each row deleted once, its amount subtracted.
- */
-const REFRESH = `
-CREATE FUNCTION "helios_limit_refresh"(p_ids text[], p_window_type text[], p_window_ms bigint[],
-  p_sender boolean[], p_all text[], p_now bigint)
-RETURNS void LANGUAGE plpgsql AS $$
-DECLARE changed text[];
-BEGIN
-  SELECT array_agg(b."bucket_id") INTO changed
-  FROM "limit_buckets" b JOIN unnest(p_ids, p_window_type, p_window_ms) AS w(id, wtype, wms) ON w.id = b."bucket_id"
-  WHERE b."window_type" <> w.wtype OR b."window_ms" <> w.wms;
-  IF changed IS NOT NULL THEN
+  o_dirty := array_fill(false, ARRAY[cardinality(o_ids)]);
+  FOR k IN 1..n LOOP
+    IF o_wtype[k] <> p_window_type[k] OR o_wms[k] <> p_window_ms[k] THEN
+      changed := changed || o_ids[k];
+      o_wtype[k] := p_window_type[k]; o_wms[k] := p_window_ms[k]; o_sender[k] := p_sender[k];
+      o_charged[k] := 0; o_count[k] := 0; o_held[k] := 0; o_hold_count[k] := 0; o_last[k] := p_now;
+      o_oldest[k] := NULL; o_expiry[k] := NULL; o_live[k] := 0; o_dirty[k] := true;
+    END IF;
+  END LOOP;
+  IF cardinality(changed) > 0 THEN
     DELETE FROM "limit_charges" WHERE "bucket_id" = ANY(changed);
     DELETE FROM "limit_holds" WHERE "bucket_id" = ANY(changed);
-    UPDATE "limit_buckets" b SET "window_type" = w.wtype, "window_ms" = w.wms, "sender_scoped" = w.sender,
-      "last_activity_ms" = p_now, "charged" = 0, "charge_count" = 0, "held" = 0, "hold_count" = 0,
-      "live_until_ms" = 0
-    FROM unnest(p_ids, p_window_type, p_window_ms, p_sender) AS w(id, wtype, wms, sender)
-    WHERE b."bucket_id" = w.id AND b."bucket_id" = ANY(changed);
   END IF;
-  WITH gone AS (
-    DELETE FROM "limit_holds" WHERE "bucket_id" = ANY(p_all) AND "expires_at_ms" <= p_now
-    RETURNING "bucket_id", "amount"),
-  t AS (SELECT "bucket_id", sum("amount") AS s, count(*) AS n FROM gone GROUP BY "bucket_id")
-  UPDATE "limit_buckets" b SET "held" = b."held" - t.s, "hold_count" = b."hold_count" - t.n,
-    "live_until_ms" = CASE WHEN b."hold_count" = t.n AND b."charge_count" = 0 THEN 0 ELSE b."live_until_ms" END
-  FROM t WHERE b."bucket_id" = t."bucket_id";
-  WITH idle AS (
-    SELECT "bucket_id" FROM "limit_buckets" WHERE "bucket_id" = ANY(p_all) AND "window_type" = 'session'
-      AND "charge_count" > 0 AND "hold_count" = 0 AND p_now - "last_activity_ms" > "window_ms"),
-  gone AS (DELETE FROM "limit_charges" c USING idle WHERE c."bucket_id" = idle."bucket_id")
-  UPDATE "limit_buckets" b SET "charged" = 0, "charge_count" = 0, "live_until_ms" = 0
-  FROM idle WHERE b."bucket_id" = idle."bucket_id";
-  WITH gone AS (
-    DELETE FROM "limit_charges" c USING "limit_buckets" b
-    WHERE b."bucket_id" = ANY(p_all) AND b."window_type" = 'sliding' AND b."charge_count" > 0
-      AND c."bucket_id" = b."bucket_id" AND c."at_ms" <= p_now - b."window_ms"
-    RETURNING c."bucket_id", c."amount"),
-  t AS (SELECT "bucket_id", sum("amount") AS s, count(*) AS n FROM gone GROUP BY "bucket_id")
-  UPDATE "limit_buckets" b SET "charged" = b."charged" - t.s, "charge_count" = b."charge_count" - t.n,
-    "live_until_ms" = CASE WHEN b."charge_count" = t.n AND b."hold_count" = 0 THEN 0 ELSE b."live_until_ms" END
-  FROM t WHERE b."bucket_id" = t."bucket_id";
+  FOR k IN 1..cardinality(o_ids) LOOP
+    IF o_expiry[k] <= p_now THEN due := due || o_ids[k]; END IF;
+  END LOOP;
+  IF cardinality(due) > 0 THEN
+    WITH gone AS (
+      DELETE FROM "limit_holds" WHERE "bucket_id" = ANY(due) AND "expires_at_ms" <= p_now
+      RETURNING "bucket_id", "amount"),
+    g AS (SELECT "bucket_id", sum("amount") AS s, count(*) AS c FROM gone GROUP BY "bucket_id")
+    SELECT array_agg(d), array_agg(coalesce(g.s, 0)), array_agg(coalesce(g.c, 0)),
+      array_agg((SELECT min(h."expires_at_ms") FROM "limit_holds" h WHERE h."bucket_id" = d AND h."expires_at_ms" > p_now))
+    INTO g_ids, g_sum, g_n, g_next FROM unnest(due) AS d LEFT JOIN g ON g."bucket_id" = d;
+    FOR i IN 1..cardinality(g_ids) LOOP
+      k := array_position(o_ids, g_ids[i]);
+      o_held[k] := o_held[k] - g_sum[i]; o_hold_count[k] := o_hold_count[k] - g_n[i];
+      o_expiry[k] := g_next[i]; o_dirty[k] := true;
+    END LOOP;
+  END IF;
+  FOR k IN 1..cardinality(o_ids) LOOP
+    IF o_wtype[k] = 'session' AND o_count[k] > 0 AND o_hold_count[k] = 0 AND p_now - o_last[k] > o_wms[k] THEN
+      idle := idle || o_ids[k];
+      o_charged[k] := 0; o_count[k] := 0; o_oldest[k] := NULL; o_dirty[k] := true;
+    ELSIF o_wtype[k] = 'sliding' AND o_oldest[k] <= p_now - o_wms[k] THEN
+      aged := aged || o_ids[k]; cut := cut || (p_now - o_wms[k]);
+    END IF;
+  END LOOP;
+  IF cardinality(idle) > 0 THEN DELETE FROM "limit_charges" WHERE "bucket_id" = ANY(idle); END IF;
+  IF cardinality(aged) > 0 THEN
+    WITH gone AS (
+      DELETE FROM "limit_charges" c USING unnest(aged, cut) AS a(id, cut)
+      WHERE c."bucket_id" = a.id AND c."at_ms" <= a.cut RETURNING c."bucket_id", c."amount"),
+    g AS (SELECT "bucket_id", sum("amount") AS s, count(*) AS c FROM gone GROUP BY "bucket_id")
+    SELECT array_agg(a.id), array_agg(coalesce(g.s, 0)), array_agg(coalesce(g.c, 0)),
+      array_agg((SELECT min(c."at_ms") FROM "limit_charges" c WHERE c."bucket_id" = a.id AND c."at_ms" > a.cut))
+    INTO g_ids, g_sum, g_n, g_next FROM unnest(aged, cut) AS a(id, cut) LEFT JOIN g ON g."bucket_id" = a.id;
+    FOR i IN 1..cardinality(g_ids) LOOP
+      k := array_position(o_ids, g_ids[i]);
+      o_charged[k] := o_charged[k] - g_sum[i]; o_count[k] := o_count[k] - g_n[i];
+      o_oldest[k] := g_next[i]; o_dirty[k] := true;
+    END LOOP;
+  END IF;
+  FOR k IN 1..cardinality(o_ids) LOOP
+    -- Nothing left: not live (retirement never moves live_until_ms otherwise; what it removed was not live).
+    IF o_dirty[k] AND o_count[k] = 0 AND o_hold_count[k] = 0 THEN o_live[k] := 0; END IF;
+  END LOOP;
 END $$`;
 
 /**
@@ -135,7 +173,7 @@ END $$`;
  * `capacity_exhausted` (new sender-keyed buckets past the cap, counted under an advisory lock taken
  * after the row locks) or `reserved`. For every check it returns what the check saw: `used` (counting
  * charges plus other calls' live holds, the earlier reservations of the batch included) and the oldest
- * counting charge.
+ * counting charge. The holds and the buckets' new sums are written in one statement at the end.
  */
 const RESERVE = `
 CREATE FUNCTION "helios_limit_reserve"(
@@ -143,24 +181,23 @@ CREATE FUNCTION "helios_limit_reserve"(
   p_sender boolean[], p_res_ids text[], p_res_expires bigint[], p_res_max_sender int[], p_res_end int[],
   p_check_bucket int[], p_amounts numeric[], p_limits numeric[], p_refuse boolean[], p_now bigint)
 RETURNS TABLE ("r_ord" int, "r_outcome" text, "r_used" text[], "r_oldest" bigint[])
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql
+-- Plans made once per connection (planning each statement of every call cost more than running it),
+-- and by index: a scan chosen while a table is small or full of dead rows would stay in that plan.
+SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
-  v_charged numeric[]; v_held numeric[]; v_hold_count int[]; v_oldest bigint[]; v_live boolean[];
-  v_touched boolean[]; own_keys text[]; own_amounts numeric[];
+  v_ids text[]; v_wtype text[]; v_wms bigint[]; v_sender boolean[]; v_charged numeric[]; v_count bigint[];
+  v_held numeric[]; v_hold_count int[]; v_last bigint[]; v_oldest bigint[]; v_expiry bigint[]; v_live bigint[];
+  v_dirty boolean[];
+  own_keys text[]; own_amounts numeric[];
   h_res text[] := '{}'; h_bucket text[] := '{}'; h_amount numeric[] := '{}'; h_expires bigint[] := '{}';
   live_total bigint; made_live int := 0; v_first int := 1; k int; pos int; own numeric; v_used numeric;
   refused boolean; fresh int[]; placed int[]; uses text[]; olds bigint[];
 BEGIN
-  PERFORM "helios_limit_lock"(p_ids, p_family, p_epoch, p_key, p_window_type, p_window_ms, p_sender, '{}', p_now);
-  PERFORM "helios_limit_refresh"(p_ids, p_window_type, p_window_ms, p_sender, p_ids, p_now);
-  SELECT array_agg(b."charged" ORDER BY u.ord), array_agg(b."held" ORDER BY u.ord),
-    array_agg(b."hold_count" ORDER BY u.ord),
-    array_agg(CASE WHEN b."window_type" = 'sliding' AND b."charge_count" > 0 THEN
-      (SELECT min(c."at_ms") FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id") END ORDER BY u.ord),
-    array_agg(b."live_until_ms" > p_now ORDER BY u.ord)
-  INTO v_charged, v_held, v_hold_count, v_oldest, v_live
-  FROM unnest(p_ids) WITH ORDINALITY AS u(id, ord) JOIN "limit_buckets" b ON b."bucket_id" = u.id;
-  v_touched := array_fill(false, ARRAY[cardinality(p_ids)]);
+  SELECT * INTO v_ids, v_wtype, v_wms, v_sender, v_charged, v_count, v_held, v_hold_count, v_last, v_oldest, v_expiry,
+    v_live, v_dirty
+  FROM "helios_limit_prepare"(p_ids, p_family, p_epoch, p_key, p_window_type, p_window_ms,
+                                              p_sender, '{}', p_now);
   -- A retried reservation replaces its own holds, so they do not count against it.
   SELECT array_agg(h."reservation_id" || chr(31) || h."bucket_id"), array_agg(h."amount")
   INTO own_keys, own_amounts FROM "limit_holds" h WHERE h."reservation_id" = ANY(p_res_ids);
@@ -177,7 +214,7 @@ BEGIN
       uses := uses || v_used::text;
       olds := olds || v_oldest[k];
       IF p_refuse[j] AND v_used + p_amounts[j] > p_limits[j] THEN refused := true; END IF;
-      IF p_sender[k] AND NOT v_live[k] AND NOT k = ANY(fresh) THEN fresh := fresh || k; END IF;
+      IF v_sender[k] AND NOT v_live[k] > p_now AND NOT k = ANY(fresh) THEN fresh := fresh || k; END IF;
     END LOOP;
     r_ord := i; r_used := uses; r_oldest := olds;
     IF refused THEN
@@ -185,8 +222,8 @@ BEGIN
     ELSE
       IF cardinality(fresh) > 0 AND live_total IS NULL THEN
         PERFORM pg_advisory_xact_lock(4711000002);
-        SELECT count(*) + made_live INTO live_total FROM "limit_buckets" b
-        WHERE b."sender_scoped" AND b."live_until_ms" > p_now;
+        SELECT count(*) + made_live INTO live_total FROM "limit_buckets" lb
+        WHERE lb."sender_scoped" AND lb."live_until_ms" > p_now;
       END IF;
       IF cardinality(fresh) > 0 AND live_total + cardinality(fresh) > p_res_max_sender[i] THEN
         r_outcome := 'capacity_exhausted'; r_used := NULL; r_oldest := NULL;
@@ -201,13 +238,16 @@ BEGIN
             IF pos IS NULL THEN v_hold_count[k] := v_hold_count[k] + 1;
             ELSE v_held[k] := v_held[k] - own_amounts[pos]; END IF;
           END IF;
-          v_held[k] := v_held[k] + p_amounts[j];
-          v_touched[k] := true;
-          IF p_res_expires[i] > p_now AND p_sender[k] AND NOT v_live[k] THEN
-            v_live[k] := true;
+          IF v_sender[k] AND NOT v_live[k] > p_now AND p_res_expires[i] > p_now THEN
             made_live := made_live + 1;
             IF live_total IS NOT NULL THEN live_total := live_total + 1; END IF;
           END IF;
+          v_held[k] := v_held[k] + p_amounts[j];
+          v_last[k] := p_now;
+          v_expiry[k] := least(v_expiry[k], p_res_expires[i]);
+          v_live[k] := greatest(v_live[k], p_res_expires[i],
+            CASE WHEN v_wtype[k] = 'session' AND v_count[k] > 0 THEN p_now + v_wms[k] + 1 END);
+          v_dirty[k] := true;
           h_res := h_res || p_res_ids[i]; h_bucket := h_bucket || p_ids[k];
           h_amount := h_amount || p_amounts[j]; h_expires := h_expires || p_res_expires[i];
         END LOOP;
@@ -216,19 +256,19 @@ BEGIN
     RETURN NEXT;
     v_first := p_res_end[i] + 1;
   END LOOP;
-  IF cardinality(h_res) > 0 THEN
+  WITH placed_holds AS (
     INSERT INTO "limit_holds" ("reservation_id", "bucket_id", "amount", "expires_at_ms")
-    SELECT r, b, sum(a), max(e) FROM unnest(h_res, h_bucket, h_amount, h_expires) AS t(r, b, a, e)
-    GROUP BY r, b ORDER BY b, r
+    SELECT r, hb, sum(a), max(e) FROM unnest(h_res, h_bucket, h_amount, h_expires) AS t(r, hb, a, e)
+    GROUP BY r, hb ORDER BY hb, r
     ON CONFLICT ("reservation_id", "bucket_id") DO UPDATE
-      SET "amount" = EXCLUDED."amount", "expires_at_ms" = EXCLUDED."expires_at_ms";
-    UPDATE "limit_buckets" b SET "held" = t.held, "hold_count" = t.n, "last_activity_ms" = p_now
-    FROM unnest(p_ids, v_held, v_hold_count, v_touched) AS t(id, held, n, touched)
-    WHERE b."bucket_id" = t.id AND t.touched;
-    UPDATE "limit_buckets" b SET "live_until_ms" = "helios_limit_live_until"(b)
-    FROM unnest(p_ids, v_touched) AS t(id, touched)
-    WHERE b."bucket_id" = t.id AND t.touched AND b."sender_scoped";
-  END IF;
+      SET "amount" = EXCLUDED."amount", "expires_at_ms" = EXCLUDED."expires_at_ms")
+  UPDATE "limit_buckets" lb SET "window_type" = t.wtype, "window_ms" = t.wms, "sender_scoped" = t.sender,
+    "charged" = t.charged, "charge_count" = t.n, "held" = t.held, "hold_count" = t.hn,
+    "last_activity_ms" = t.last, "oldest_ms" = t.oldest, "hold_expiry_ms" = t.expiry, "live_until_ms" = t.live
+  FROM unnest(v_ids, v_wtype, v_wms, v_sender, v_charged, v_count, v_held, v_hold_count,
+              v_last, v_oldest, v_expiry, v_live, v_dirty)
+    AS t(id, wtype, wms, sender, charged, n, held, hn, last, oldest, expiry, live, dirty)
+  WHERE lb."bucket_id" = t.id AND t.dirty;
 END $$`;
 
 /**
@@ -237,6 +277,7 @@ END $$`;
  * already latched — retried, or concurrent in another batch — answers the first commit's snapshots.
  * Commit i's charges are `p_charge_*[p_res_end[i-1]+1 .. p_res_end[i]]`; its ledger rows name their
  * charge by index. Each snapshot is taken right after its charge, as a serial order would see it.
+ * Charges, ledger rows, snapshots and the buckets' new sums are written in one statement at the end.
  */
 const COMMIT = `
 CREATE FUNCTION "helios_limit_commit"(
@@ -245,10 +286,15 @@ CREATE FUNCTION "helios_limit_commit"(
   p_charge_bucket int[], p_amounts numeric[], p_limits numeric[], p_ledger_charge int[],
   p_ledger_budget text[], p_ledger_kind text[], p_ledger_currency text[], p_now bigint)
 RETURNS TABLE ("r_ord" int, "r_snapshots" jsonb)
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql
+-- Plans made once per connection (planning each statement of every call cost more than running it),
+-- and by index: a scan chosen while a table is small or full of dead rows would stay in that plan.
+SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
-  latched text[]; hold_ids text[]; v_charged numeric[]; v_count bigint[]; v_held numeric[];
-  v_hold_count int[]; v_oldest bigint[]; v_touched boolean[]; v_active boolean[];
+  v_ids text[]; v_wtype text[]; v_wms bigint[]; v_sender boolean[]; v_charged numeric[]; v_count bigint[];
+  v_held numeric[]; v_hold_count int[]; v_last bigint[]; v_oldest bigint[]; v_expiry bigint[]; v_live bigint[];
+  v_dirty boolean[];
+  latched text[]; hold_ids text[]; recount boolean[]; active boolean[];
   d_res int[]; d_bucket int[]; d_amount numeric[]; p int := 1; v_first int := 1; k int; v_used numeric;
   snap jsonb; snap_ids text[] := '{}'; snaps jsonb[] := '{}'; c_index int[] := '{}'; c_res int[] := '{}';
 BEGIN
@@ -256,33 +302,24 @@ BEGIN
     INSERT INTO "limit_commits" ("reservation_id", "committed_at_ms")
     SELECT r, p_now FROM unnest(p_res_ids) AS r ORDER BY r
     ON CONFLICT ("reservation_id") DO NOTHING RETURNING "reservation_id")
-  SELECT coalesce(array_agg("reservation_id"), '{}') INTO latched FROM ins;
+  SELECT (SELECT coalesce(array_agg("reservation_id"), '{}') FROM ins),
+    (SELECT coalesce(array_agg(DISTINCT h."bucket_id"), '{}') FROM "limit_holds" h
+     WHERE h."reservation_id" IN (SELECT "reservation_id" FROM ins))
+  INTO latched, hold_ids;
   IF cardinality(latched) > 0 THEN
-    SELECT coalesce(array_agg(DISTINCT h."bucket_id"), '{}') INTO hold_ids
-    FROM "limit_holds" h WHERE h."reservation_id" = ANY(latched);
-    PERFORM "helios_limit_lock"(p_ids, p_family, p_epoch, p_key, p_window_type, p_window_ms, p_sender, hold_ids, p_now);
-    -- Refreshed while the commits' own holds still count as live: a session pot they kept alive up to
-    -- this instant is not over, and the commit is its activity.
-    PERFORM "helios_limit_refresh"(p_ids, p_window_type, p_window_ms, p_sender, p_ids || hold_ids, p_now);
-    SELECT array_agg(b."charged" ORDER BY u.ord), array_agg(b."charge_count" ORDER BY u.ord),
-      array_agg(b."held" ORDER BY u.ord), array_agg(b."hold_count" ORDER BY u.ord),
-      array_agg(CASE WHEN b."window_type" = 'sliding' AND b."charge_count" > 0 THEN
-        (SELECT min(c."at_ms") FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id") END ORDER BY u.ord)
-    INTO v_charged, v_count, v_held, v_hold_count, v_oldest
-    FROM unnest(p_ids) WITH ORDINALITY AS u(id, ord) JOIN "limit_buckets" b ON b."bucket_id" = u.id;
-    v_touched := array_fill(false, ARRAY[cardinality(p_ids)]);
-    v_active := v_touched;
-    -- The commits' holds go; those on buckets outside p_ids are subtracted here, the rest in order below.
+    -- Brought up to date while the commits' own holds still count as live: a session pot they kept
+    -- alive up to this instant is not over, and the commit is its activity.
+    SELECT * INTO v_ids, v_wtype, v_wms, v_sender, v_charged, v_count, v_held, v_hold_count, v_last, v_oldest, v_expiry,
+    v_live, v_dirty
+  FROM "helios_limit_prepare"(p_ids, p_family, p_epoch, p_key, p_window_type, p_window_ms,
+                                                p_sender, hold_ids, p_now);
+    recount := array_fill(false, ARRAY[cardinality(v_ids)]);
+    active := recount;
     WITH gone AS (
       DELETE FROM "limit_holds" WHERE "reservation_id" = ANY(latched)
-      RETURNING "reservation_id", "bucket_id", "amount"),
-    outside AS (
-      UPDATE "limit_buckets" b SET "held" = b."held" - t.s, "hold_count" = b."hold_count" - t.n
-      FROM (SELECT "bucket_id", sum("amount") AS s, count(*) AS n FROM gone
-            WHERE NOT "bucket_id" = ANY(p_ids) GROUP BY "bucket_id") AS t
-      WHERE b."bucket_id" = t."bucket_id")
+      RETURNING "reservation_id", "bucket_id", "amount")
     SELECT array_agg(array_position(p_res_ids, g."reservation_id") ORDER BY array_position(p_res_ids, g."reservation_id")),
-      array_agg(array_position(p_ids, g."bucket_id") ORDER BY array_position(p_res_ids, g."reservation_id")),
+      array_agg(array_position(v_ids, g."bucket_id") ORDER BY array_position(p_res_ids, g."reservation_id")),
       array_agg(g."amount" ORDER BY array_position(p_res_ids, g."reservation_id"))
     INTO d_res, d_bucket, d_amount FROM gone g;
     FOR i IN 1..cardinality(p_res_ids) LOOP
@@ -290,7 +327,8 @@ BEGIN
         WHILE p <= coalesce(cardinality(d_res), 0) AND d_res[p] = i LOOP
           k := d_bucket[p];
           IF k IS NOT NULL THEN
-            v_held[k] := v_held[k] - d_amount[p]; v_hold_count[k] := v_hold_count[k] - 1; v_touched[k] := true;
+            v_held[k] := v_held[k] - d_amount[p]; v_hold_count[k] := v_hold_count[k] - 1;
+            v_dirty[k] := true; recount[k] := true;
           END IF;
           p := p + 1;
         END LOOP;
@@ -298,11 +336,12 @@ BEGIN
         FOR j IN v_first..p_res_end[i] LOOP
           k := p_charge_bucket[j];
           v_charged[k] := v_charged[k] + p_amounts[j]; v_count[k] := v_count[k] + 1;
-          v_touched[k] := true; v_active[k] := true;
-          IF p_window_type[k] = 'sliding' AND v_oldest[k] IS NULL THEN v_oldest[k] := p_now; END IF;
+          v_last[k] := p_now; v_oldest[k] := coalesce(v_oldest[k], p_now);
+          v_live[k] := greatest(v_live[k], p_now + v_wms[k] + CASE WHEN v_wtype[k] = 'session' THEN 1 ELSE 0 END);
+          v_dirty[k] := true; active[k] := true;
           v_used := v_charged[k] + v_held[k];
           snap := snap || jsonb_build_object('used', v_used::text, 'allowed', v_used <= p_limits[j],
-            'resetAtMs', CASE WHEN p_window_type[k] = 'sliding' THEN v_oldest[k] + p_window_ms[k] END);
+            'resetAtMs', CASE WHEN v_wtype[k] = 'sliding' THEN v_oldest[k] + v_wms[k] END);
           c_index := c_index || j; c_res := c_res || i;
         END LOOP;
         snap_ids := snap_ids || p_res_ids[i]; snaps := snaps || snap;
@@ -311,25 +350,36 @@ BEGIN
       END IF;
       v_first := p_res_end[i] + 1;
     END LOOP;
-    INSERT INTO "limit_charges" ("bucket_id", "reservation_id", "amount", "at_ms")
-    SELECT p_ids[p_charge_bucket[c.j]], p_res_ids[c.r], p_amounts[c.j], p_now
-    FROM unnest(c_index, c_res) WITH ORDINALITY AS c(j, r, ord) ORDER BY c.ord;
-    INSERT INTO "budget_events" ("budget_name", "epoch", "bucket_key", "kind", "amount", "currency", "tool_name",
-                                 "origin", "audit_record_id", "timestamp_ms")
-    SELECT l.budget, p_epoch[p_charge_bucket[l.j]], p_key[p_charge_bucket[l.j]], l.kind, p_amounts[l.j], l.cur,
-      p_tool[c.r], p_origin[c.r], p_audit[c.r], p_now
-    FROM unnest(p_ledger_charge, p_ledger_budget, p_ledger_kind, p_ledger_currency) WITH ORDINALITY
-      AS l(j, budget, kind, cur, ord)
-    JOIN unnest(c_index, c_res) AS c(j, r) ON c.j = l.j ORDER BY l.ord;
-    UPDATE "limit_buckets" b SET "charged" = t.c, "charge_count" = t.n, "held" = t.h, "hold_count" = t.hn,
-      "last_activity_ms" = CASE WHEN t.active THEN p_now ELSE b."last_activity_ms" END
-    FROM unnest(p_ids, v_charged, v_count, v_held, v_hold_count, v_touched, v_active)
-      AS t(id, c, n, h, hn, touched, active)
-    WHERE b."bucket_id" = t.id AND t.touched;
-    UPDATE "limit_buckets" b SET "live_until_ms" = "helios_limit_live_until"(b)
-    WHERE b."bucket_id" = ANY(p_ids || hold_ids) AND b."sender_scoped";
-    UPDATE "limit_commits" lc SET "snapshots" = s.v FROM unnest(snap_ids, snaps) AS s(id, v)
-    WHERE lc."reservation_id" = s.id;
+    WITH charged AS (
+      INSERT INTO "limit_charges" ("bucket_id", "reservation_id", "amount", "at_ms")
+      SELECT p_ids[p_charge_bucket[c.j]], p_res_ids[c.r], p_amounts[c.j], p_now
+      FROM unnest(c_index, c_res) WITH ORDINALITY AS c(j, r, ord) ORDER BY c.ord),
+    ledger AS (
+      INSERT INTO "budget_events" ("budget_name", "epoch", "bucket_key", "kind", "amount", "currency",
+                                   "tool_name", "origin", "audit_record_id", "timestamp_ms")
+      SELECT l.budget, p_epoch[p_charge_bucket[l.j]], p_key[p_charge_bucket[l.j]], l.kind, p_amounts[l.j], l.cur,
+        p_tool[c.r], p_origin[c.r], p_audit[c.r], p_now
+      FROM unnest(p_ledger_charge, p_ledger_budget, p_ledger_kind, p_ledger_currency) WITH ORDINALITY
+        AS l(j, budget, kind, cur, ord)
+      JOIN unnest(c_index, c_res) AS c(j, r) ON c.j = l.j ORDER BY l.ord),
+    latches AS (
+      UPDATE "limit_commits" lc SET "snapshots" = s.v FROM unnest(snap_ids, snaps) AS s(id, v)
+      WHERE lc."reservation_id" = s.id)
+    UPDATE "limit_buckets" lb SET "window_type" = t.wtype, "window_ms" = t.wms, "sender_scoped" = t.sender,
+      "charged" = t.charged, "charge_count" = t.n, "held" = t.held, "hold_count" = t.hn,
+      "last_activity_ms" = t.last, "oldest_ms" = t.oldest, "hold_expiry_ms" = t.expiry,
+      -- A dropped hold may end a sender bucket's liveness early: recomputed (holds as the DELETE left
+      -- them; this batch's charges, invisible to this statement, counted through "active").
+      "live_until_ms" = CASE WHEN NOT (t.recount AND t.sender) THEN t.live ELSE greatest(
+        (SELECT max(h."expires_at_ms") FROM "limit_holds" h WHERE h."bucket_id" = t.id),
+        CASE WHEN t.n > 0 THEN CASE WHEN t.wtype = 'sliding'
+          THEN greatest((SELECT max(c."at_ms") FROM "limit_charges" c WHERE c."bucket_id" = t.id),
+                        CASE WHEN t.active THEN p_now END) + t.wms
+          ELSE t.last + t.wms + 1 END END, 0) END
+    FROM unnest(v_ids, v_wtype, v_wms, v_sender, v_charged, v_count, v_held, v_hold_count,
+                v_last, v_oldest, v_expiry, v_live, v_dirty, recount, active)
+      AS t(id, wtype, wms, sender, charged, n, held, hn, last, oldest, expiry, live, dirty, recount, active)
+    WHERE lb."bucket_id" = t.id AND t.dirty;
   END IF;
   RETURN QUERY
     SELECT u.ord::int, coalesce(lc."snapshots", '[]'::jsonb)
@@ -372,6 +422,9 @@ BEGIN
   up AS (UPDATE "limit_buckets" b SET "charged" = b."charged" - t.s, "charge_count" = b."charge_count" - t.n
          FROM t WHERE b."bucket_id" = t."bucket_id")
   SELECT coalesce(sum(t.n), 0) INTO deleted FROM t;
+  UPDATE "limit_buckets" b
+  SET "oldest_ms" = (SELECT min(c."at_ms") FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id")
+  WHERE b."bucket_id" = ANY(ids);
   UPDATE "limit_buckets" b SET "live_until_ms" = "helios_limit_live_until"(b)
   WHERE b."bucket_id" = ANY(ids) AND b."sender_scoped";
   RETURN deleted;
@@ -382,8 +435,7 @@ const FUNCTIONS = [
   'helios_limit_release',
   'helios_limit_commit',
   'helios_limit_reserve',
-  'helios_limit_refresh',
-  'helios_limit_lock',
+  'helios_limit_prepare',
   'helios_limit_states',
   'helios_limit_live_until',
 ];
@@ -401,19 +453,23 @@ export class LimitRunningSums1765152000000 implements MigrationInterface {
         ADD COLUMN "held" numeric NOT NULL DEFAULT 0 CONSTRAINT "limit_buckets_held_check" CHECK ("held" >= 0),
         ADD COLUMN "hold_count" integer NOT NULL DEFAULT 0
           CONSTRAINT "limit_buckets_hold_count_check" CHECK ("hold_count" >= 0),
+        ADD COLUMN "oldest_ms" bigint,
+        ADD COLUMN "hold_expiry_ms" bigint,
         ADD COLUMN "live_until_ms" bigint NOT NULL DEFAULT 0`);
     await queryRunner.query(`
       UPDATE "limit_buckets" b SET
         "charged" = coalesce((SELECT sum(c."amount") FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id"), 0),
         "charge_count" = (SELECT count(*) FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id"),
         "held" = coalesce((SELECT sum(h."amount") FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id"), 0),
-        "hold_count" = (SELECT count(*) FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id")`);
+        "hold_count" = (SELECT count(*) FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id"),
+        "oldest_ms" = (SELECT min(c."at_ms") FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id"),
+        "hold_expiry_ms" = (SELECT min(h."expires_at_ms") FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id")`);
     await queryRunner.query(`DROP INDEX "limit_buckets_sender_scoped"`);
     // The sender-key capacity counts live sender-scoped buckets: an index range, not every sender bucket.
     await queryRunner.query(
       `CREATE INDEX "limit_buckets_sender_live" ON "limit_buckets" ("live_until_ms") WHERE "sender_scoped"`,
     );
-    for (const definition of [LIVE_UNTIL, STATES, LOCK, REFRESH, RESERVE, COMMIT, RELEASE, SWEEP])
+    for (const definition of [LIVE_UNTIL, STATES, PREPARE, RESERVE, COMMIT, RELEASE, SWEEP])
       await queryRunner.query(definition);
     await queryRunner.query(
       `UPDATE "limit_buckets" b SET "live_until_ms" = "helios_limit_live_until"(b) WHERE b."sender_scoped"`,
@@ -428,7 +484,7 @@ export class LimitRunningSums1765152000000 implements MigrationInterface {
     );
     await queryRunner.query(`
       ALTER TABLE "limit_buckets" DROP COLUMN "charged", DROP COLUMN "charge_count", DROP COLUMN "held",
-        DROP COLUMN "hold_count", DROP COLUMN "live_until_ms"`);
+        DROP COLUMN "hold_count", DROP COLUMN "oldest_ms", DROP COLUMN "hold_expiry_ms", DROP COLUMN "live_until_ms"`);
     await new LimitFunctions1765065600000().up(queryRunner);
   }
 }

@@ -29,6 +29,9 @@ describe.each(databaseTargets)(
            OR b."charge_count" <> (SELECT count(*) FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id")
            OR b."held" <> coalesce((SELECT sum(h."amount") FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id"), 0)
            OR b."hold_count" <> (SELECT count(*) FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id")
+           OR b."oldest_ms" IS DISTINCT FROM (SELECT min(c."at_ms") FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id")
+           OR (b."hold_count" > 0 AND (b."hold_expiry_ms" IS NULL OR b."hold_expiry_ms" >
+                 (SELECT min(h."expires_at_ms") FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id")))
            OR (b."sender_scoped" AND b."live_until_ms" <> "helios_limit_live_until"(b))`);
       const [{ buckets }] = (await db.dataSource.query(
         `SELECT count(*)::int AS buckets FROM "limit_buckets"`,

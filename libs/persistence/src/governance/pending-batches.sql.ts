@@ -158,3 +158,16 @@ UNION ALL
 SELECT 'p', "evaluation_id", NULL, NULL, NULL, NULL, "payload", "commit_latch"
 FROM "pending_evaluations" WHERE "evaluation_id" = ANY($1::text[])`,
 };
+
+/**
+ * Commit latches of a batch of evaluations: each pending row keeps what its limit commit answered, so a
+ * retried /audit skips straight past the commit. Params: evaluation ids, latches (jsonb text), in step.
+ */
+export const LATCH_BATCH: NamedStatement = {
+  name: 'helios_latch_batch',
+  text: `
+UPDATE "pending_evaluations" p SET "commit_latch" = l."latch"
+FROM unnest($1::text[], $2::jsonb[]) AS l("evaluation_id", "latch")
+-- By the array too, not only the join: a join alone may be planned as a scan of the whole table.
+WHERE p."evaluation_id" = ANY($1::text[]) AND p."evaluation_id" = l."evaluation_id"`,
+};

@@ -1,12 +1,13 @@
 /**
  * What the PostgreSQL limit store adds to the LimitStore contract (store-contracts.int.test.ts runs
- * that): the ledger's filter by budget and epoch, and admission when two pools (two API processes)
- * race on one database.
+ * that): the ledger's filter by budget and epoch, admission when two pools (two API processes) race on
+ * one database, and checks whose cost does not grow with the window's fill.
  */
-import { type CommitCharge } from '@helios/governance';
+import { bucketId, type CommitCharge } from '@helios/governance';
 import { bucketCheck, chargeContext, reserveRequest } from '@helios/governance/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
+import { commitParams, COMMIT, RESERVE, reserveParams } from './limit-buckets.sql.js';
 import { PgLimitStore } from './pg-limit-store.js';
 
 let unique = 0;
@@ -72,5 +73,65 @@ describe.each(databaseTargets)('PgLimitStore on the %s database', (_name, makeDa
     );
     expect((await store.peek([pot], 3))[0]?.used).toBe(50_000_000n);
     expect(await store.ledger({ budgetName: 'race' })).toHaveLength(50);
+  });
+
+  it('checks and charges a bucket holding 20,000 charges without reading them (the row keeps the sums)', async () => {
+    const rate = bucketCheck({
+      family: 'rate',
+      epoch: 0,
+      amount: 1n,
+      key: fresh('tool:filled:rule:0'),
+      limit: 1_000_000n,
+      window: { type: 'sliding', ms: 3_600_000 },
+    });
+    const now = 10_000_000;
+    await store.reserve(reserveRequest('filled-0', [rate], { expiresAtMs: now + 60_000 }), now);
+    await store.commit('filled-0', [rate], chargeContext, now);
+    const bucket = bucketId(rate);
+    await db.dataSource.query(
+      `INSERT INTO "limit_charges" ("bucket_id", "reservation_id", "amount", "at_ms")
+       SELECT $1, 'fill-' || g, 1, $2::bigint - g FROM generate_series(1, 20000) g`,
+      [bucket, now],
+    );
+    await db.dataSource.query(
+      `UPDATE "limit_buckets" SET "charged" = "charged" + 20000, "charge_count" = "charge_count" + 20000,
+         "oldest_ms" = $2::bigint - 20000 WHERE "bucket_id" = $1`,
+      [bucket, now],
+    );
+    const runner = db.dataSource.createQueryRunner();
+    await runner.connect();
+    // What this connection's statements read of limit_charges: its statistics, not yet reported
+    // (a backend reports them only between transactions), before and after, inside one transaction.
+    const readOfCharges = async (): Promise<{ seq: number; fetched: number }> =>
+      (
+        (await runner.query(
+          `SELECT coalesce(sum(seq_tup_read), 0)::int AS seq, coalesce(sum(idx_tup_fetch), 0)::int AS fetched
+           FROM pg_stat_xact_user_tables WHERE relname = 'limit_charges'`,
+        )) as { seq: number; fetched: number }[]
+      )[0] as { seq: number; fetched: number };
+    try {
+      await runner.startTransaction();
+      const before = await readOfCharges();
+      const later = now + 1_000;
+      const item = {
+        request: reserveRequest('filled-1', [rate], { expiresAtMs: later + 60_000 }),
+        nowMs: later,
+      };
+      const [reserved] = (await runner.query(RESERVE.text, reserveParams([item]))) as { r_used: string[] }[];
+      const charges = [rate];
+      await runner.query(
+        COMMIT.text,
+        commitParams([{ reservationId: 'filled-1', charges, context: chargeContext, nowMs: later }]),
+      );
+      const after = await readOfCharges();
+      expect(reserved?.r_used).toEqual(['20001']);
+      expect({ seq: after.seq - before.seq, fetched: after.fetched - before.fetched }).toEqual({
+        seq: 0,
+        fetched: 0,
+      });
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
   });
 });

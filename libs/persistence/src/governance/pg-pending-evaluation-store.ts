@@ -22,7 +22,14 @@ import { AdmittedEntries } from './admitted-entries.js';
 import { BacklogView } from './backlog-view.js';
 import { decodePending, encodePending, type EncodedPending } from './pending-codec.js';
 import { recoverAuditRecords } from './recover-audit-records.js';
-import { ADMIT_BATCH, BACKLOG, FINALIZE_BATCH, LOOKUP_BATCH, REMEMBER_BATCH } from './pending-batches.sql.js';
+import {
+  ADMIT_BATCH,
+  BACKLOG,
+  FINALIZE_BATCH,
+  LATCH_BATCH,
+  LOOKUP_BATCH,
+  REMEMBER_BATCH,
+} from './pending-batches.sql.js';
 import { runOnPool, runPooled, type NamedStatement } from './sql.js';
 import { StatementBatcher } from './statement-batcher.js';
 
@@ -84,6 +91,16 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
     (tombstones: readonly Tombstone[]) => this.writeTombstones(FINALIZE_BATCH, tombstones),
     { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, keyOf: (tombstone) => tombstone.evaluationId },
   );
+  private readonly latches = new StatementBatcher(
+    async (items: readonly { evaluationId: string; latch: CommitLatch }[]) => {
+      await runOnPool(this.dataSource, LATCH_BATCH, [
+        items.map((item) => item.evaluationId),
+        items.map((item) => JSON.stringify(item.latch)),
+      ]);
+      return items.map(() => undefined);
+    },
+    { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, keyOf: (item) => item.evaluationId },
+  );
   private readonly rememberings = new StatementBatcher(
     (tombstones: readonly Tombstone[]) => this.writeTombstones(REMEMBER_BATCH, tombstones),
     { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, keyOf: (tombstone) => tombstone.evaluationId },
@@ -117,11 +134,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
 
   async latchCommit(evaluationId: string, latch: CommitLatch): Promise<void> {
     this.admitted.forget(evaluationId);
-    await runPooled(
-      this.dataSource,
-      `UPDATE "pending_evaluations" SET "commit_latch" = $2::jsonb WHERE "evaluation_id" = $1`,
-      [evaluationId, JSON.stringify(latch)],
-    );
+    await this.latches.submit({ evaluationId, latch });
   }
 
   /** Two finalizers of one id (two processes): the second finds the row gone and gets false. */

@@ -23,6 +23,10 @@ export interface LimitBucketRow {
   readonly chargeCount: string;
   readonly held: string;
   readonly holdCount: number;
+  /** Oldest charge row's instant; null when none. */
+  readonly oldestMs: string | null;
+  /** No hold expires before this instant (a lower bound); null when none was placed since it was last exact. */
+  readonly holdExpiryMs: string | null;
   /** The instant the bucket stops being live (no unexpired hold, no counting charge). */
   readonly liveUntilMs: string;
 }
@@ -49,6 +53,8 @@ export const LimitBucketEntity = new EntitySchema<LimitBucketRow>({
     chargeCount: { name: 'charge_count', type: 'bigint', default: 0 },
     held: { type: 'numeric', default: 0 },
     holdCount: { name: 'hold_count', type: 'integer', default: 0 },
+    oldestMs: { name: 'oldest_ms', type: 'bigint', nullable: true },
+    holdExpiryMs: { name: 'hold_expiry_ms', type: 'bigint', nullable: true },
     liveUntilMs: { name: 'live_until_ms', type: 'bigint', default: 0 },
   },
   indices: [

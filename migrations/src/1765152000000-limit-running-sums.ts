@@ -167,20 +167,34 @@ BEGIN
 END $$`;
 
 /**
- * Check and hold for a batch of reservations, in arrival order. Reservation i's checks are
- * `p_check_*[p_res_end[i-1]+1 .. p_res_end[i]]`, each naming its bucket by its index in `p_ids`.
- * Each reservation is all or nothing: `refused` (some refusing check would pass its limit),
+ * Applies a batch of operations in arrival order: reservations (`r`: check and hold) and commits (`c`:
+ * holds become charges), as the store's batcher collected them — one statement, one transaction.
+ * Operation i's items (a reservation's checks, a commit's charges) are
+ * `p_item_*[p_op_end[i-1]+1 .. p_op_end[i]]`, each naming its bucket by its index in `p_ids`; a commit's
+ * ledger rows name their item by index.
+ *
+ * A reservation is all or nothing: `refused` (some refusing check would pass its limit),
  * `capacity_exhausted` (new sender-keyed buckets past the cap, counted under an advisory lock taken
  * after the row locks) or `reserved`. For every check it returns what the check saw: `used` (counting
- * charges plus other calls' live holds, the earlier reservations of the batch included) and the oldest
- * counting charge. The holds and the buckets' new sums are written in one statement at the end.
+ * charges plus other calls' live holds, those of earlier operations of the batch included) and the
+ * oldest counting charge.
+ *
+ * A commit turns its reservation's holds into charges once. The latch rows come first (sorted, so two
+ * batches never wait on each other's latches in a cycle): a commit already latched — retried, or
+ * concurrent in another batch — answers the first commit's snapshots (`r_snapshots`). Each snapshot is
+ * taken right after its charge, as a serial order would see it.
+ *
+ * Everything is decided against the buckets' running sums in memory, then holds, charges, ledger rows,
+ * snapshots and the buckets' new sums are written in one statement at the end.
  */
-const RESERVE = `
-CREATE FUNCTION "helios_limit_reserve"(
+const APPLY = `
+CREATE FUNCTION "helios_limit_apply"(
   p_ids text[], p_family text[], p_epoch int[], p_key text[], p_window_type text[], p_window_ms bigint[],
-  p_sender boolean[], p_res_ids text[], p_res_expires bigint[], p_res_max_sender int[], p_res_end int[],
-  p_check_bucket int[], p_amounts numeric[], p_limits numeric[], p_refuse boolean[], p_now bigint)
-RETURNS TABLE ("r_ord" int, "r_outcome" text, "r_used" text[], "r_oldest" bigint[])
+  p_sender boolean[], p_op_kind text[], p_op_res text[], p_op_end int[], p_op_expires bigint[],
+  p_op_max_sender int[], p_op_tool text[], p_op_origin text[], p_op_audit text[],
+  p_item_bucket int[], p_amounts numeric[], p_limits numeric[], p_refuse boolean[],
+  p_ledger_item int[], p_ledger_budget text[], p_ledger_kind text[], p_ledger_currency text[], p_now bigint)
+RETURNS TABLE ("r_ord" int, "r_outcome" text, "r_used" text[], "r_oldest" bigint[], "r_snapshots" jsonb)
 LANGUAGE plpgsql
 -- Plans made once per connection (planning each statement of every call cost more than running it),
 -- and by index: a scan chosen while a table is small or full of dead rows would stay in that plan.
@@ -188,203 +202,171 @@ SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
   v_ids text[]; v_wtype text[]; v_wms bigint[]; v_sender boolean[]; v_charged numeric[]; v_count bigint[];
   v_held numeric[]; v_hold_count int[]; v_last bigint[]; v_oldest bigint[]; v_expiry bigint[]; v_live bigint[];
-  v_dirty boolean[];
-  own_keys text[]; own_amounts numeric[];
+  v_dirty boolean[]; recount boolean[]; active boolean[]; placed_until bigint[];
+  commits text[]; latched text[] := '{}'; hold_ids text[] := '{}'; own_keys text[]; own_amounts numeric[];
+  d_op int[]; d_bucket int[]; d_amount numeric[]; p int := 1;
   h_res text[] := '{}'; h_bucket text[] := '{}'; h_amount numeric[] := '{}'; h_expires bigint[] := '{}';
+  c_item int[] := '{}'; c_op int[] := '{}'; snap_ids text[] := '{}'; snaps jsonb[] := '{}';
   live_total bigint; made_live int := 0; v_first int := 1; k int; pos int; own numeric; v_used numeric;
-  refused boolean; fresh int[]; placed int[]; uses text[]; olds bigint[];
+  refused boolean; fresh int[]; placed int[]; uses text[]; olds bigint[]; snap jsonb;
 BEGIN
-  SELECT * INTO v_ids, v_wtype, v_wms, v_sender, v_charged, v_count, v_held, v_hold_count, v_last, v_oldest, v_expiry,
-    v_live, v_dirty
-  FROM "helios_limit_prepare"(p_ids, p_family, p_epoch, p_key, p_window_type, p_window_ms,
-                                              p_sender, '{}', p_now);
+  commits := ARRAY(SELECT r FROM unnest(p_op_kind, p_op_res) AS o(kind, r) WHERE o.kind = 'c');
+  IF cardinality(commits) > 0 THEN
+    WITH ins AS (
+      INSERT INTO "limit_commits" ("reservation_id", "committed_at_ms")
+      SELECT r, p_now FROM unnest(commits) AS r ORDER BY r
+      ON CONFLICT ("reservation_id") DO NOTHING RETURNING "reservation_id")
+    SELECT (SELECT coalesce(array_agg("reservation_id"), '{}') FROM ins),
+      (SELECT coalesce(array_agg(DISTINCT h."bucket_id"), '{}') FROM "limit_holds" h
+       WHERE h."reservation_id" IN (SELECT "reservation_id" FROM ins))
+    INTO latched, hold_ids;
+  END IF;
+  -- Brought up to date while committing reservations' own holds still count as live: a session pot
+  -- they kept alive up to this instant is not over, and the commit is its activity.
+  SELECT * INTO v_ids, v_wtype, v_wms, v_sender, v_charged, v_count, v_held, v_hold_count, v_last, v_oldest,
+    v_expiry, v_live, v_dirty
+  FROM "helios_limit_prepare"(p_ids, p_family, p_epoch, p_key, p_window_type, p_window_ms, p_sender, hold_ids,
+                              p_now);
+  recount := array_fill(false, ARRAY[cardinality(v_ids)]);
+  active := recount;
+  placed_until := array_fill(0::bigint, ARRAY[cardinality(v_ids)]);
   -- A retried reservation replaces its own holds, so they do not count against it.
   SELECT array_agg(h."reservation_id" || chr(31) || h."bucket_id"), array_agg(h."amount")
-  INTO own_keys, own_amounts FROM "limit_holds" h WHERE h."reservation_id" = ANY(p_res_ids);
-  FOR i IN 1..cardinality(p_res_ids) LOOP
-    refused := false; uses := '{}'; olds := '{}'; fresh := '{}'; placed := '{}';
-    FOR j IN v_first..p_res_end[i] LOOP
-      k := p_check_bucket[j];
-      own := 0;
-      IF own_keys IS NOT NULL THEN
-        pos := array_position(own_keys, p_res_ids[i] || chr(31) || p_ids[k]);
-        IF pos IS NOT NULL THEN own := own_amounts[pos]; END IF;
-      END IF;
-      v_used := v_charged[k] + v_held[k] - own;
-      uses := uses || v_used::text;
-      olds := olds || v_oldest[k];
-      IF p_refuse[j] AND v_used + p_amounts[j] > p_limits[j] THEN refused := true; END IF;
-      IF v_sender[k] AND NOT v_live[k] > p_now AND NOT k = ANY(fresh) THEN fresh := fresh || k; END IF;
-    END LOOP;
-    r_ord := i; r_used := uses; r_oldest := olds;
-    IF refused THEN
-      r_outcome := 'refused';
-    ELSE
-      IF cardinality(fresh) > 0 AND live_total IS NULL THEN
-        PERFORM pg_advisory_xact_lock(4711000002);
-        SELECT count(*) + made_live INTO live_total FROM "limit_buckets" lb
-        WHERE lb."sender_scoped" AND lb."live_until_ms" > p_now;
-      END IF;
-      IF cardinality(fresh) > 0 AND live_total + cardinality(fresh) > p_res_max_sender[i] THEN
-        r_outcome := 'capacity_exhausted'; r_used := NULL; r_oldest := NULL;
+  INTO own_keys, own_amounts FROM "limit_holds" h
+  WHERE h."reservation_id" = ANY(ARRAY(SELECT r FROM unnest(p_op_kind, p_op_res) AS o(kind, r) WHERE o.kind = 'r'));
+  IF cardinality(latched) > 0 THEN
+    WITH gone AS (
+      DELETE FROM "limit_holds" WHERE "reservation_id" = ANY(latched)
+      RETURNING "reservation_id", "bucket_id", "amount")
+    SELECT array_agg(array_position(p_op_res, g."reservation_id") ORDER BY array_position(p_op_res, g."reservation_id")),
+      array_agg(array_position(v_ids, g."bucket_id") ORDER BY array_position(p_op_res, g."reservation_id")),
+      array_agg(g."amount" ORDER BY array_position(p_op_res, g."reservation_id"))
+    INTO d_op, d_bucket, d_amount FROM gone g;
+  END IF;
+  FOR i IN 1..cardinality(p_op_res) LOOP
+    r_ord := i; r_outcome := NULL; r_used := NULL; r_oldest := NULL; r_snapshots := NULL;
+    IF p_op_kind[i] = 'r' THEN
+      refused := false; uses := '{}'; olds := '{}'; fresh := '{}'; placed := '{}';
+      FOR j IN v_first..p_op_end[i] LOOP
+        k := p_item_bucket[j];
+        own := 0;
+        IF own_keys IS NOT NULL THEN
+          pos := array_position(own_keys, p_op_res[i] || chr(31) || p_ids[k]);
+          IF pos IS NOT NULL THEN own := own_amounts[pos]; END IF;
+        END IF;
+        v_used := v_charged[k] + v_held[k] - own;
+        uses := uses || v_used::text;
+        olds := olds || v_oldest[k];
+        IF p_refuse[j] AND v_used + p_amounts[j] > p_limits[j] THEN refused := true; END IF;
+        IF v_sender[k] AND NOT v_live[k] > p_now AND NOT k = ANY(fresh) THEN fresh := fresh || k; END IF;
+      END LOOP;
+      r_used := uses; r_oldest := olds;
+      IF refused THEN
+        r_outcome := 'refused';
       ELSE
-        r_outcome := 'reserved';
-        FOR j IN v_first..p_res_end[i] LOOP
-          k := p_check_bucket[j];
-          IF NOT k = ANY(placed) THEN
-            placed := placed || k;
-            pos := CASE WHEN own_keys IS NULL THEN NULL
-                        ELSE array_position(own_keys, p_res_ids[i] || chr(31) || p_ids[k]) END;
-            IF pos IS NULL THEN v_hold_count[k] := v_hold_count[k] + 1;
-            ELSE v_held[k] := v_held[k] - own_amounts[pos]; END IF;
-          END IF;
-          IF v_sender[k] AND NOT v_live[k] > p_now AND p_res_expires[i] > p_now THEN
-            made_live := made_live + 1;
-            IF live_total IS NOT NULL THEN live_total := live_total + 1; END IF;
-          END IF;
-          v_held[k] := v_held[k] + p_amounts[j];
-          v_last[k] := p_now;
-          v_expiry[k] := least(v_expiry[k], p_res_expires[i]);
-          v_live[k] := greatest(v_live[k], p_res_expires[i],
-            CASE WHEN v_wtype[k] = 'session' AND v_count[k] > 0 THEN p_now + v_wms[k] + 1 END);
-          v_dirty[k] := true;
-          h_res := h_res || p_res_ids[i]; h_bucket := h_bucket || p_ids[k];
-          h_amount := h_amount || p_amounts[j]; h_expires := h_expires || p_res_expires[i];
-        END LOOP;
+        IF cardinality(fresh) > 0 AND live_total IS NULL THEN
+          PERFORM pg_advisory_xact_lock(4711000002);
+          SELECT count(*) + made_live INTO live_total FROM "limit_buckets" lb
+          WHERE lb."sender_scoped" AND lb."live_until_ms" > p_now;
+        END IF;
+        IF cardinality(fresh) > 0 AND live_total + cardinality(fresh) > p_op_max_sender[i] THEN
+          r_outcome := 'capacity_exhausted'; r_used := NULL; r_oldest := NULL;
+        ELSE
+          r_outcome := 'reserved';
+          FOR j IN v_first..p_op_end[i] LOOP
+            k := p_item_bucket[j];
+            IF NOT k = ANY(placed) THEN
+              placed := placed || k;
+              pos := CASE WHEN own_keys IS NULL THEN NULL
+                          ELSE array_position(own_keys, p_op_res[i] || chr(31) || p_ids[k]) END;
+              IF pos IS NULL THEN v_hold_count[k] := v_hold_count[k] + 1;
+              ELSE v_held[k] := v_held[k] - own_amounts[pos]; END IF;
+            END IF;
+            IF v_sender[k] AND NOT v_live[k] > p_now AND p_op_expires[i] > p_now THEN
+              made_live := made_live + 1;
+              IF live_total IS NOT NULL THEN live_total := live_total + 1; END IF;
+            END IF;
+            v_held[k] := v_held[k] + p_amounts[j];
+            v_last[k] := p_now;
+            v_expiry[k] := least(v_expiry[k], p_op_expires[i]);
+            placed_until[k] := greatest(placed_until[k], p_op_expires[i]);
+            v_live[k] := greatest(v_live[k], p_op_expires[i],
+              CASE WHEN v_wtype[k] = 'session' AND v_count[k] > 0 THEN p_now + v_wms[k] + 1 END);
+            v_dirty[k] := true;
+            h_res := h_res || p_op_res[i]; h_bucket := h_bucket || p_ids[k];
+            h_amount := h_amount || p_amounts[j]; h_expires := h_expires || p_op_expires[i];
+          END LOOP;
+        END IF;
       END IF;
+      RETURN NEXT;
+    ELSIF p_op_res[i] = ANY(latched) THEN
+      WHILE p <= coalesce(cardinality(d_op), 0) AND d_op[p] = i LOOP
+        k := d_bucket[p];
+        IF k IS NOT NULL THEN
+          v_held[k] := v_held[k] - d_amount[p]; v_hold_count[k] := v_hold_count[k] - 1;
+          v_dirty[k] := true; recount[k] := true;
+        END IF;
+        p := p + 1;
+      END LOOP;
+      snap := '[]';
+      FOR j IN v_first..p_op_end[i] LOOP
+        k := p_item_bucket[j];
+        v_charged[k] := v_charged[k] + p_amounts[j]; v_count[k] := v_count[k] + 1;
+        v_last[k] := p_now; v_oldest[k] := coalesce(v_oldest[k], p_now);
+        v_live[k] := greatest(v_live[k], p_now + v_wms[k] + CASE WHEN v_wtype[k] = 'session' THEN 1 ELSE 0 END);
+        v_dirty[k] := true; active[k] := true;
+        v_used := v_charged[k] + v_held[k];
+        snap := snap || jsonb_build_object('used', v_used::text, 'allowed', v_used <= p_limits[j],
+          'resetAtMs', CASE WHEN v_wtype[k] = 'sliding' THEN v_oldest[k] + v_wms[k] END);
+        c_item := c_item || j; c_op := c_op || i;
+      END LOOP;
+      snap_ids := snap_ids || p_op_res[i]; snaps := snaps || snap;
+      r_outcome := 'committed'; r_snapshots := snap;
+      RETURN NEXT;
     END IF;
-    RETURN NEXT;
-    v_first := p_res_end[i] + 1;
+    v_first := p_op_end[i] + 1;
   END LOOP;
   WITH placed_holds AS (
     INSERT INTO "limit_holds" ("reservation_id", "bucket_id", "amount", "expires_at_ms")
     SELECT r, hb, sum(a), max(e) FROM unnest(h_res, h_bucket, h_amount, h_expires) AS t(r, hb, a, e)
     GROUP BY r, hb ORDER BY hb, r
     ON CONFLICT ("reservation_id", "bucket_id") DO UPDATE
-      SET "amount" = EXCLUDED."amount", "expires_at_ms" = EXCLUDED."expires_at_ms")
+      SET "amount" = EXCLUDED."amount", "expires_at_ms" = EXCLUDED."expires_at_ms"),
+  charged AS (
+    INSERT INTO "limit_charges" ("bucket_id", "reservation_id", "amount", "at_ms")
+    SELECT p_ids[p_item_bucket[c.j]], p_op_res[c.o], p_amounts[c.j], p_now
+    FROM unnest(c_item, c_op) WITH ORDINALITY AS c(j, o, ord) ORDER BY c.ord),
+  ledger AS (
+    INSERT INTO "budget_events" ("budget_name", "epoch", "bucket_key", "kind", "amount", "currency",
+                                 "tool_name", "origin", "audit_record_id", "timestamp_ms")
+    SELECT l.budget, p_epoch[p_item_bucket[l.j]], p_key[p_item_bucket[l.j]], l.kind, p_amounts[l.j], l.cur,
+      p_op_tool[c.o], p_op_origin[c.o], p_op_audit[c.o], p_now
+    FROM unnest(p_ledger_item, p_ledger_budget, p_ledger_kind, p_ledger_currency) WITH ORDINALITY
+      AS l(j, budget, kind, cur, ord)
+    JOIN unnest(c_item, c_op) AS c(j, o) ON c.j = l.j ORDER BY l.ord),
+  latches AS (
+    UPDATE "limit_commits" lc SET "snapshots" = s.v FROM unnest(snap_ids, snaps) AS s(id, v)
+    WHERE lc."reservation_id" = ANY(snap_ids) AND lc."reservation_id" = s.id)
   UPDATE "limit_buckets" lb SET "window_type" = t.wtype, "window_ms" = t.wms, "sender_scoped" = t.sender,
     "charged" = t.charged, "charge_count" = t.n, "held" = t.held, "hold_count" = t.hn,
-    "last_activity_ms" = t.last, "oldest_ms" = t.oldest, "hold_expiry_ms" = t.expiry, "live_until_ms" = t.live
-  FROM unnest(v_ids, v_wtype, v_wms, v_sender, v_charged, v_count, v_held, v_hold_count,
-              v_last, v_oldest, v_expiry, v_live, v_dirty)
-    AS t(id, wtype, wms, sender, charged, n, held, hn, last, oldest, expiry, live, dirty)
+    "last_activity_ms" = t.last, "oldest_ms" = t.oldest, "hold_expiry_ms" = t.expiry,
+    -- A dropped hold may end a sender bucket's liveness early: recomputed from the holds as the DELETE
+    -- left them, plus what this statement adds (its holds and charges are invisible to its subqueries).
+    "live_until_ms" = CASE WHEN NOT (t.recount AND t.sender) THEN t.live ELSE greatest(
+      (SELECT max(h."expires_at_ms") FROM "limit_holds" h WHERE h."bucket_id" = t.id), t.placed,
+      CASE WHEN t.n > 0 THEN CASE WHEN t.wtype = 'sliding'
+        THEN greatest((SELECT max(c."at_ms") FROM "limit_charges" c WHERE c."bucket_id" = t.id),
+                      CASE WHEN t.active THEN p_now END) + t.wms
+        ELSE t.last + t.wms + 1 END END, 0) END
+  FROM unnest(v_ids, v_wtype, v_wms, v_sender, v_charged, v_count, v_held, v_hold_count, v_last, v_oldest,
+              v_expiry, v_live, v_dirty, recount, active, placed_until)
+    AS t(id, wtype, wms, sender, charged, n, held, hn, last, oldest, expiry, live, dirty, recount, active, placed)
   WHERE lb."bucket_id" = t.id AND t.dirty;
-END $$`;
-
-/**
- * Commits a batch of reservations in arrival order: each turns its holds into charges once. The latch
- * rows come first (sorted, so two batches never wait on each other's latches in a cycle): a commit
- * already latched — retried, or concurrent in another batch — answers the first commit's snapshots.
- * Commit i's charges are `p_charge_*[p_res_end[i-1]+1 .. p_res_end[i]]`; its ledger rows name their
- * charge by index. Each snapshot is taken right after its charge, as a serial order would see it.
- * Charges, ledger rows, snapshots and the buckets' new sums are written in one statement at the end.
- */
-const COMMIT = `
-CREATE FUNCTION "helios_limit_commit"(
-  p_ids text[], p_family text[], p_epoch int[], p_key text[], p_window_type text[], p_window_ms bigint[],
-  p_sender boolean[], p_res_ids text[], p_res_end int[], p_tool text[], p_origin text[], p_audit text[],
-  p_charge_bucket int[], p_amounts numeric[], p_limits numeric[], p_ledger_charge int[],
-  p_ledger_budget text[], p_ledger_kind text[], p_ledger_currency text[], p_now bigint)
-RETURNS TABLE ("r_ord" int, "r_snapshots" jsonb)
-LANGUAGE plpgsql
--- Plans made once per connection (planning each statement of every call cost more than running it),
--- and by index: a scan chosen while a table is small or full of dead rows would stay in that plan.
-SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
-DECLARE
-  v_ids text[]; v_wtype text[]; v_wms bigint[]; v_sender boolean[]; v_charged numeric[]; v_count bigint[];
-  v_held numeric[]; v_hold_count int[]; v_last bigint[]; v_oldest bigint[]; v_expiry bigint[]; v_live bigint[];
-  v_dirty boolean[];
-  latched text[]; hold_ids text[]; recount boolean[]; active boolean[];
-  d_res int[]; d_bucket int[]; d_amount numeric[]; p int := 1; v_first int := 1; k int; v_used numeric;
-  snap jsonb; snap_ids text[] := '{}'; snaps jsonb[] := '{}'; c_index int[] := '{}'; c_res int[] := '{}';
-BEGIN
-  WITH ins AS (
-    INSERT INTO "limit_commits" ("reservation_id", "committed_at_ms")
-    SELECT r, p_now FROM unnest(p_res_ids) AS r ORDER BY r
-    ON CONFLICT ("reservation_id") DO NOTHING RETURNING "reservation_id")
-  SELECT (SELECT coalesce(array_agg("reservation_id"), '{}') FROM ins),
-    (SELECT coalesce(array_agg(DISTINCT h."bucket_id"), '{}') FROM "limit_holds" h
-     WHERE h."reservation_id" IN (SELECT "reservation_id" FROM ins))
-  INTO latched, hold_ids;
-  IF cardinality(latched) > 0 THEN
-    -- Brought up to date while the commits' own holds still count as live: a session pot they kept
-    -- alive up to this instant is not over, and the commit is its activity.
-    SELECT * INTO v_ids, v_wtype, v_wms, v_sender, v_charged, v_count, v_held, v_hold_count, v_last, v_oldest, v_expiry,
-    v_live, v_dirty
-  FROM "helios_limit_prepare"(p_ids, p_family, p_epoch, p_key, p_window_type, p_window_ms,
-                                                p_sender, hold_ids, p_now);
-    recount := array_fill(false, ARRAY[cardinality(v_ids)]);
-    active := recount;
-    WITH gone AS (
-      DELETE FROM "limit_holds" WHERE "reservation_id" = ANY(latched)
-      RETURNING "reservation_id", "bucket_id", "amount")
-    SELECT array_agg(array_position(p_res_ids, g."reservation_id") ORDER BY array_position(p_res_ids, g."reservation_id")),
-      array_agg(array_position(v_ids, g."bucket_id") ORDER BY array_position(p_res_ids, g."reservation_id")),
-      array_agg(g."amount" ORDER BY array_position(p_res_ids, g."reservation_id"))
-    INTO d_res, d_bucket, d_amount FROM gone g;
-    FOR i IN 1..cardinality(p_res_ids) LOOP
-      IF p_res_ids[i] = ANY(latched) THEN
-        WHILE p <= coalesce(cardinality(d_res), 0) AND d_res[p] = i LOOP
-          k := d_bucket[p];
-          IF k IS NOT NULL THEN
-            v_held[k] := v_held[k] - d_amount[p]; v_hold_count[k] := v_hold_count[k] - 1;
-            v_dirty[k] := true; recount[k] := true;
-          END IF;
-          p := p + 1;
-        END LOOP;
-        snap := '[]';
-        FOR j IN v_first..p_res_end[i] LOOP
-          k := p_charge_bucket[j];
-          v_charged[k] := v_charged[k] + p_amounts[j]; v_count[k] := v_count[k] + 1;
-          v_last[k] := p_now; v_oldest[k] := coalesce(v_oldest[k], p_now);
-          v_live[k] := greatest(v_live[k], p_now + v_wms[k] + CASE WHEN v_wtype[k] = 'session' THEN 1 ELSE 0 END);
-          v_dirty[k] := true; active[k] := true;
-          v_used := v_charged[k] + v_held[k];
-          snap := snap || jsonb_build_object('used', v_used::text, 'allowed', v_used <= p_limits[j],
-            'resetAtMs', CASE WHEN v_wtype[k] = 'sliding' THEN v_oldest[k] + v_wms[k] END);
-          c_index := c_index || j; c_res := c_res || i;
-        END LOOP;
-        snap_ids := snap_ids || p_res_ids[i]; snaps := snaps || snap;
-        r_ord := i; r_snapshots := snap;
-        RETURN NEXT;
-      END IF;
-      v_first := p_res_end[i] + 1;
-    END LOOP;
-    WITH charged AS (
-      INSERT INTO "limit_charges" ("bucket_id", "reservation_id", "amount", "at_ms")
-      SELECT p_ids[p_charge_bucket[c.j]], p_res_ids[c.r], p_amounts[c.j], p_now
-      FROM unnest(c_index, c_res) WITH ORDINALITY AS c(j, r, ord) ORDER BY c.ord),
-    ledger AS (
-      INSERT INTO "budget_events" ("budget_name", "epoch", "bucket_key", "kind", "amount", "currency",
-                                   "tool_name", "origin", "audit_record_id", "timestamp_ms")
-      SELECT l.budget, p_epoch[p_charge_bucket[l.j]], p_key[p_charge_bucket[l.j]], l.kind, p_amounts[l.j], l.cur,
-        p_tool[c.r], p_origin[c.r], p_audit[c.r], p_now
-      FROM unnest(p_ledger_charge, p_ledger_budget, p_ledger_kind, p_ledger_currency) WITH ORDINALITY
-        AS l(j, budget, kind, cur, ord)
-      JOIN unnest(c_index, c_res) AS c(j, r) ON c.j = l.j ORDER BY l.ord),
-    latches AS (
-      UPDATE "limit_commits" lc SET "snapshots" = s.v FROM unnest(snap_ids, snaps) AS s(id, v)
-      WHERE lc."reservation_id" = s.id)
-    UPDATE "limit_buckets" lb SET "window_type" = t.wtype, "window_ms" = t.wms, "sender_scoped" = t.sender,
-      "charged" = t.charged, "charge_count" = t.n, "held" = t.held, "hold_count" = t.hn,
-      "last_activity_ms" = t.last, "oldest_ms" = t.oldest, "hold_expiry_ms" = t.expiry,
-      -- A dropped hold may end a sender bucket's liveness early: recomputed (holds as the DELETE left
-      -- them; this batch's charges, invisible to this statement, counted through "active").
-      "live_until_ms" = CASE WHEN NOT (t.recount AND t.sender) THEN t.live ELSE greatest(
-        (SELECT max(h."expires_at_ms") FROM "limit_holds" h WHERE h."bucket_id" = t.id),
-        CASE WHEN t.n > 0 THEN CASE WHEN t.wtype = 'sliding'
-          THEN greatest((SELECT max(c."at_ms") FROM "limit_charges" c WHERE c."bucket_id" = t.id),
-                        CASE WHEN t.active THEN p_now END) + t.wms
-          ELSE t.last + t.wms + 1 END END, 0) END
-    FROM unnest(v_ids, v_wtype, v_wms, v_sender, v_charged, v_count, v_held, v_hold_count,
-                v_last, v_oldest, v_expiry, v_live, v_dirty, recount, active)
-      AS t(id, wtype, wms, sender, charged, n, held, hn, last, oldest, expiry, live, dirty, recount, active)
-    WHERE lb."bucket_id" = t.id AND t.dirty;
-  END IF;
   RETURN QUERY
-    SELECT u.ord::int, coalesce(lc."snapshots", '[]'::jsonb)
-    FROM unnest(p_res_ids) WITH ORDINALITY AS u(id, ord) JOIN "limit_commits" lc ON lc."reservation_id" = u.id
-    WHERE NOT u.id = ANY(latched);
+    SELECT u.ord::int, 'committed'::text, NULL::text[], NULL::bigint[], coalesce(lc."snapshots", '[]'::jsonb)
+    FROM unnest(p_op_kind, p_op_res) WITH ORDINALITY AS u(kind, id, ord)
+    JOIN "limit_commits" lc ON lc."reservation_id" = u.id
+    WHERE u.kind = 'c' AND NOT u.id = ANY(latched);
 END $$`;
 
 /** Drops a reservation's holds (call not executed, or refused later in the flow), keeping the sums. */
@@ -433,8 +415,7 @@ END $$`;
 const FUNCTIONS = [
   'helios_limit_sweep_charges',
   'helios_limit_release',
-  'helios_limit_commit',
-  'helios_limit_reserve',
+  'helios_limit_apply',
   'helios_limit_prepare',
   'helios_limit_states',
   'helios_limit_live_until',
@@ -469,7 +450,7 @@ export class LimitRunningSums1765152000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "limit_buckets_sender_live" ON "limit_buckets" ("live_until_ms") WHERE "sender_scoped"`,
     );
-    for (const definition of [LIVE_UNTIL, STATES, PREPARE, RESERVE, COMMIT, RELEASE, SWEEP])
+    for (const definition of [LIVE_UNTIL, STATES, PREPARE, APPLY, RELEASE, SWEEP])
       await queryRunner.query(definition);
     await queryRunner.query(
       `UPDATE "limit_buckets" b SET "live_until_ms" = "helios_limit_live_until"(b) WHERE b."sender_scoped"`,

@@ -18,18 +18,13 @@ import { toBigInt, toMs, type NamedStatement } from './sql.js';
 
 const BUCKET_PARAMS = `$1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::bigint[], $7::boolean[]`;
 
-export const RESERVE: NamedStatement = {
-  name: 'helios_limit_reserve',
-  text: `SELECT "r_ord", "r_outcome", "r_used", "r_oldest" FROM "helios_limit_reserve"(${BUCKET_PARAMS},
-           $8::text[], $9::bigint[], $10::int[], $11::int[], $12::int[], $13::numeric[], $14::numeric[],
-           $15::boolean[], $16::bigint)`,
-};
-
-export const COMMIT: NamedStatement = {
-  name: 'helios_limit_commit',
-  text: `SELECT "r_ord", "r_snapshots" FROM "helios_limit_commit"(${BUCKET_PARAMS}, $8::text[], $9::int[],
-           $10::text[], $11::text[], $12::text[], $13::int[], $14::numeric[], $15::numeric[], $16::int[],
-           $17::text[], $18::text[], $19::text[], $20::bigint)`,
+/** A batch of reservations and commits, in arrival order (migration `1765152000000-limit-running-sums`). */
+export const APPLY: NamedStatement = {
+  name: 'helios_limit_apply',
+  text: `SELECT "r_ord", "r_outcome", "r_used", "r_oldest", "r_snapshots" FROM "helios_limit_apply"(${BUCKET_PARAMS},
+           $8::text[], $9::text[], $10::int[], $11::bigint[], $12::int[], $13::text[], $14::text[], $15::text[],
+           $16::int[], $17::numeric[], $18::numeric[], $19::boolean[], $20::int[], $21::text[], $22::text[],
+           $23::text[], $24::bigint)`,
 };
 
 /** One statement is one snapshot: no transaction needed for a consistent read of several buckets. */
@@ -43,18 +38,24 @@ export const RELEASE: NamedStatement = {
   text: `SELECT "helios_limit_release"($1::text)`,
 };
 
-/** One reservation of a batch, at the instant its call read the clock. */
-export interface ReserveItem {
-  readonly request: ReserveRequest;
-  readonly nowMs: number;
+/** One operation of a batch: a reservation or a commit, at the instant its call read the clock. */
+export type LimitOperation =
+  | { readonly kind: 'reserve'; readonly request: ReserveRequest; readonly nowMs: number }
+  | {
+      readonly kind: 'commit';
+      readonly reservationId: string;
+      readonly charges: readonly CommitCharge[];
+      readonly context: CommitContext;
+      readonly nowMs: number;
+    };
+
+export function reservationIdOf(operation: LimitOperation): string {
+  return operation.kind === 'reserve' ? operation.request.reservationId : operation.reservationId;
 }
 
-/** One commit of a batch. */
-export interface CommitItem {
-  readonly reservationId: string;
-  readonly charges: readonly CommitCharge[];
-  readonly context: CommitContext;
-  readonly nowMs: number;
+/** A reservation's checks, or a commit's charges. */
+function itemsOf(operation: LimitOperation): readonly (BucketCheck | CommitCharge)[] {
+  return operation.kind === 'reserve' ? operation.request.checks : operation.charges;
 }
 
 /** A batch runs at its latest item's instant: as if every call in it had read the clock that late. */
@@ -93,61 +94,48 @@ function sliceEnds(lengths: readonly number[]): number[] {
   return lengths.map((length) => (end += length));
 }
 
-export function reserveParams(items: readonly ReserveItem[]): unknown[] {
-  const checks = items.flatMap((item) => item.request.checks);
-  const { params, indexes } = bucketArrays(checks);
+export function applyParams(operations: readonly LimitOperation[]): unknown[] {
+  const items = operations.flatMap(itemsOf);
+  const { params, indexes } = bucketArrays(items);
+  const ledger = items.flatMap((item, i) =>
+    'ledger' in item && item.ledger !== undefined ? [{ index: i + 1, ...item.ledger }] : [],
+  );
+  const reserve = (op: LimitOperation) => (op.kind === 'reserve' ? op : undefined);
+  const commit = (op: LimitOperation) => (op.kind === 'commit' ? op : undefined);
   return [
     ...params,
-    items.map((item) => item.request.reservationId),
-    items.map((item) => item.request.expiresAtMs),
-    items.map((item) => item.request.maxSenderKeys),
-    sliceEnds(items.map((item) => item.request.checks.length)),
+    operations.map((op) => (op.kind === 'reserve' ? 'r' : 'c')),
+    operations.map(reservationIdOf),
+    sliceEnds(operations.map((op) => itemsOf(op).length)),
+    operations.map((op) => reserve(op)?.request.expiresAtMs ?? null),
+    operations.map((op) => reserve(op)?.request.maxSenderKeys ?? null),
+    operations.map((op) => commit(op)?.context.toolName ?? null),
+    operations.map((op) => commit(op)?.context.origin ?? null),
+    operations.map((op) => commit(op)?.context.auditRecordId ?? null),
     indexes,
-    checks.map((check) => check.amount.toString()),
-    checks.map((check) => check.limit.toString()),
-    checks.map((check) => check.onBreach === 'refuse'),
-    batchNow(items),
-  ];
-}
-
-export function commitParams(items: readonly CommitItem[]): unknown[] {
-  const charges = items.flatMap((item) => item.charges);
-  const { params, indexes } = bucketArrays(charges);
-  const ledger = charges.flatMap((charge, i) => (charge.ledger ? [{ index: i + 1, ...charge.ledger }] : []));
-  return [
-    ...params,
-    items.map((item) => item.reservationId),
-    sliceEnds(items.map((item) => item.charges.length)),
-    items.map((item) => item.context.toolName),
-    items.map((item) => item.context.origin),
-    items.map((item) => item.context.auditRecordId),
-    indexes,
-    charges.map((charge) => charge.amount.toString()),
-    charges.map((charge) => charge.limit.toString()),
+    items.map((item) => item.amount.toString()),
+    items.map((item) => item.limit.toString()),
+    items.map((item) => item.onBreach === 'refuse'),
     ledger.map((row) => row.index),
     ledger.map((row) => row.budgetName),
     ledger.map((row) => row.kind),
     ledger.map((row) => row.currency),
-    batchNow(items),
+    batchNow(operations),
   ];
 }
 
-/** One reservation's answer: what each of its checks saw (none when the sender-key capacity refused it). */
-export interface ReserveRow {
+/**
+ * One operation's answer: for a reservation, what each of its checks saw (none when the sender-key
+ * capacity refused it); for a commit, its post-commit snapshots (numbers as text where they may exceed a
+ * double).
+ */
+export interface OperationRow {
   readonly r_ord: number;
-  readonly r_outcome: 'reserved' | 'refused' | 'capacity_exhausted';
+  readonly r_outcome: 'reserved' | 'refused' | 'capacity_exhausted' | 'committed';
   readonly r_used: string[] | null;
   readonly r_oldest: (string | number | null)[] | null;
-}
-
-/** One commit's post-commit snapshots; numbers as text where they may exceed a double. */
-export interface CommitRow {
-  readonly r_ord: number;
-  readonly r_snapshots: {
-    readonly used: string;
-    readonly allowed: boolean;
-    readonly resetAtMs: number | null;
-  }[];
+  readonly r_snapshots:
+    { readonly used: string; readonly allowed: boolean; readonly resetAtMs: number | null }[] | null;
 }
 
 /** A bucket's state as the peek function returns it: numbers as text (or numbers), so none loses a digit. */

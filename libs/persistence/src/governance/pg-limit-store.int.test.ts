@@ -7,7 +7,7 @@ import { bucketId, type CommitCharge } from '@helios/governance';
 import { bucketCheck, chargeContext, reserveRequest } from '@helios/governance/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
-import { commitParams, COMMIT, RESERVE, reserveParams } from './limit-buckets.sql.js';
+import { APPLY, applyParams } from './limit-buckets.sql.js';
 import { PgLimitStore } from './pg-limit-store.js';
 
 let unique = 0;
@@ -113,15 +113,22 @@ describe.each(databaseTargets)('PgLimitStore on the %s database', (_name, makeDa
       await runner.startTransaction();
       const before = await readOfCharges();
       const later = now + 1_000;
-      const item = {
-        request: reserveRequest('filled-1', [rate], { expiresAtMs: later + 60_000 }),
-        nowMs: later,
-      };
-      const [reserved] = (await runner.query(RESERVE.text, reserveParams([item]))) as { r_used: string[] }[];
-      const charges = [rate];
+      const request = reserveRequest('filled-1', [rate], { expiresAtMs: later + 60_000 });
+      const [reserved] = (await runner.query(
+        APPLY.text,
+        applyParams([{ kind: 'reserve', request, nowMs: later }]),
+      )) as { r_used: string[] }[];
       await runner.query(
-        COMMIT.text,
-        commitParams([{ reservationId: 'filled-1', charges, context: chargeContext, nowMs: later }]),
+        APPLY.text,
+        applyParams([
+          {
+            kind: 'commit',
+            reservationId: 'filled-1',
+            charges: [rate],
+            context: chargeContext,
+            nowMs: later,
+          },
+        ]),
       );
       const after = await readOfCharges();
       expect(reserved?.r_used).toEqual(['20001']);

@@ -26,39 +26,32 @@ import {
 import { type DataSource } from 'typeorm';
 import { readLedger, reconcileEpochs, type LedgerFilter } from './budget-ledger.js';
 import {
+  APPLY,
+  applyParams,
   bucketStates,
-  COMMIT,
-  commitParams,
   distinctSorted,
   PEEK,
   RELEASE,
-  RESERVE,
-  reserveParams,
-  type CommitItem,
-  type CommitRow,
-  type ReserveItem,
-  type ReserveRow,
+  reservationIdOf,
+  type LimitOperation,
+  type OperationRow,
   type StateRow,
 } from './limit-buckets.sql.js';
 import { runOnPool, runOnPoolRetrying, toBigInt, toMs } from './sql.js';
 import { StatementBatcher } from './statement-batcher.js';
 
-/** Batch shape: up to 256 calls per statement, two statements of a kind in flight (one runs, one waits). */
+/** Batch shape: up to 256 operations per statement, two statements in flight (one runs, one waits). */
 const BATCHING = { maxBatch: 256, maxInFlight: 2 } as const;
 
 export class PgLimitStore implements LimitStore {
-  private readonly reservations: StatementBatcher<ReserveItem, ReserveRow>;
-  private readonly commits: StatementBatcher<CommitItem, CommitRow['r_snapshots']>;
+  /** Reservations and commits arriving together share one statement (the function takes both kinds). */
+  private readonly operations: StatementBatcher<LimitOperation, OperationRow>;
 
   constructor(private readonly dataSource: DataSource) {
     // A statement may not place (or latch) one reservation twice: a duplicate waits for the next batch.
-    this.reservations = new StatementBatcher((items) => this.reserveBatch(items), {
+    this.operations = new StatementBatcher((batch) => this.apply(batch), {
       ...BATCHING,
-      keyOf: (item) => item.request.reservationId,
-    });
-    this.commits = new StatementBatcher((items) => this.commitBatch(items), {
-      ...BATCHING,
-      keyOf: (item) => item.reservationId,
+      keyOf: reservationIdOf,
     });
   }
 
@@ -75,8 +68,10 @@ export class PgLimitStore implements LimitStore {
   async reserve(request: ReserveRequest, nowMs: number): Promise<ReserveOutcome> {
     const { checks } = request;
     if (checks.length === 0) return { type: 'reserved', snapshots: [] };
-    const row = await this.reservations.submit({ request, nowMs });
+    const row = await this.operations.submit({ kind: 'reserve', request, nowMs });
     if (row.r_outcome === 'capacity_exhausted') return { type: 'capacity_exhausted' };
+    if (row.r_outcome === 'committed')
+      throw new Error('helios_limit_apply answered a reservation as a commit');
     return {
       type: row.r_outcome,
       snapshots: checks.map((check, i) =>
@@ -92,8 +87,8 @@ export class PgLimitStore implements LimitStore {
     context: CommitContext,
     nowMs: number,
   ): Promise<readonly BucketSnapshot[]> {
-    const snapshots = await this.commits.submit({ reservationId, charges, context, nowMs });
-    return snapshots.map((snapshot) => ({
+    const row = await this.operations.submit({ kind: 'commit', reservationId, charges, context, nowMs });
+    return (row.r_snapshots ?? []).map((snapshot) => ({
       used: toBigInt(snapshot.used),
       allowed: snapshot.allowed,
       resetAtMs: snapshot.resetAtMs,
@@ -113,14 +108,9 @@ export class PgLimitStore implements LimitStore {
     return readLedger(this.dataSource, filter);
   }
 
-  private async reserveBatch(items: readonly ReserveItem[]): Promise<ReserveRow[]> {
-    const { rows } = await runOnPoolRetrying<ReserveRow>(this.dataSource, RESERVE, reserveParams(items));
-    return answersInOrder(rows, items.length, 'helios_limit_reserve');
-  }
-
-  private async commitBatch(items: readonly CommitItem[]): Promise<CommitRow['r_snapshots'][]> {
-    const { rows } = await runOnPoolRetrying<CommitRow>(this.dataSource, COMMIT, commitParams(items));
-    return answersInOrder(rows, items.length, 'helios_limit_commit').map((row) => row.r_snapshots);
+  private async apply(batch: readonly LimitOperation[]): Promise<OperationRow[]> {
+    const { rows } = await runOnPoolRetrying<OperationRow>(this.dataSource, APPLY, applyParams(batch));
+    return answersInOrder(rows, batch.length, 'helios_limit_apply');
   }
 }
 

@@ -1,0 +1,52 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { resolveModel } from './registry.js';
+import { ProviderNotAvailableError } from './shared/provider-errors.js';
+
+const KEY = 'sk-ant-test-key-0123456789abcdef';
+
+describe('resolveModel', () => {
+  it('builds an Anthropic model from ANTHROPIC_API_KEY, never showing the key', () => {
+    const model = resolveModel('anthropic/claude-opus-5', { env: { ANTHROPIC_API_KEY: KEY } });
+    expect(model).toMatchObject({ id: 'claude-opus-5', provider: 'anthropic', contextWindow: 1_000_000 });
+    expect(inspect(model, { depth: 10, showHidden: true })).not.toContain(KEY);
+  });
+
+  it('fails at resolve time naming the missing variable', () => {
+    expect(() => resolveModel('anthropic/claude-opus-5', { env: {} })).toThrow(
+      "model 'anthropic/claude-opus-5' needs an API key: set ANTHROPIC_API_KEY or pass apiKey",
+    );
+    expect(() => resolveModel('openai-compatible/llama3.2', { env: {} })).toThrow(
+      "model 'openai-compatible/llama3.2' needs a base URL: set OPENAI_BASE_URL or pass baseUrl",
+    );
+  });
+
+  it('takes the OpenAI-compatible base URL from OPENAI_BASE_URL and passes catalogue options on', () => {
+    const model = resolveModel('openai-compatible/qwen2.5:7b', {
+      env: { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' },
+      contextWindow: 32_768,
+    });
+    expect(model).toMatchObject({ id: 'qwen2.5:7b', provider: 'openai-compatible', contextWindow: 32_768 });
+    expect(() =>
+      resolveModel('anthropic/claude-opus-5-5', { apiKey: KEY, temperature: 0.2, env: {} }),
+    ).toThrow(/claude-opus-5-5' does not accept sampling temperature 0.2/);
+  });
+
+  it('says OpenAI and Gemini are not available yet instead of pretending', () => {
+    for (const name of ['openai/gpt-5.5', 'gemini/gemini-3.5-flash']) {
+      expect(() => resolveModel(name, { env: { OPENAI_API_KEY: 'x', GEMINI_API_KEY: 'y' } })).toThrow(
+        ProviderNotAvailableError,
+      );
+    }
+    expect(() => resolveModel('gemini/gemini-3.5-flash', { env: {} })).toThrow(
+      "provider 'gemini' is not available yet (model 'gemini/gemini-3.5-flash'); available: anthropic, openai-compatible",
+    );
+  });
+
+  it('refuses names without a provider or a model', () => {
+    expect(() => resolveModel('claude-opus-5')).toThrow(
+      "model name 'claude-opus-5' must be '<provider>/<model>'",
+    );
+    expect(() => resolveModel('mistral/large', { env: {} })).toThrow(/unknown provider 'mistral'/);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * `provider/model` → a Model, with keys and base URLs taken from the environment when not given. What
+ * is missing fails here, at resolve time, naming the variable to set, never at the first request.
+ */
+import { InvalidArgumentError, type Model, ModelConfig, type ModelConfigOptions } from '@helios/core';
+import { createAnthropicModel } from './anthropic/anthropic-model.js';
+import { CachePolicy } from './anthropic/cache-policy.js';
+import { createOpenAiCompatibleModel } from './openai-compatible/openai-compatible-model.js';
+import { ProviderNotAvailableError } from './shared/provider-errors.js';
+
+export interface ResolveModelOptions extends ModelConfigOptions {
+  /** Anthropic only; default CachePolicy.shortLived(). */
+  readonly cachePolicy?: CachePolicy;
+  /** Where default keys and URLs are read; default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+export const ANTHROPIC_API_KEY_VARIABLE = 'ANTHROPIC_API_KEY';
+export const OPENAI_BASE_URL_VARIABLE = 'OPENAI_BASE_URL';
+
+/** Known providers that this package does not implement yet. */
+const NOT_YET = new Set(['openai', 'gemini']);
+const AVAILABLE = ['anthropic', 'openai-compatible'];
+
+export function resolveModel(name: string, options: ResolveModelOptions = {}): Model {
+  const slash = name.indexOf('/');
+  const provider = slash < 0 ? '' : name.slice(0, slash);
+  const modelId = slash < 0 ? '' : name.slice(slash + 1);
+  if (provider === '' || modelId.trim() === '') {
+    throw new InvalidArgumentError(`model name '${name}' must be '<provider>/<model>'`);
+  }
+  const { cachePolicy, env = process.env, ...configOptions } = options;
+  switch (provider) {
+    case 'anthropic': {
+      const apiKey = configOptions.apiKey ?? env[ANTHROPIC_API_KEY_VARIABLE];
+      if ((apiKey === undefined || apiKey.trim() === '') && configOptions.baseUrl === undefined) {
+        throw new InvalidArgumentError(
+          `model '${name}' needs an API key: set ${ANTHROPIC_API_KEY_VARIABLE} or pass apiKey`,
+        );
+      }
+      const config = ModelConfig.create({ ...configOptions, ...(apiKey === undefined ? {} : { apiKey }) });
+      return createAnthropicModel(modelId, config, cachePolicy ?? CachePolicy.shortLived());
+    }
+    case 'openai-compatible': {
+      const baseUrl = configOptions.baseUrl ?? env[OPENAI_BASE_URL_VARIABLE];
+      if (baseUrl === undefined || baseUrl.trim() === '') {
+        throw new InvalidArgumentError(
+          `model '${name}' needs a base URL: set ${OPENAI_BASE_URL_VARIABLE} or pass baseUrl`,
+        );
+      }
+      return createOpenAiCompatibleModel(modelId, ModelConfig.create({ ...configOptions, baseUrl }));
+    }
+    default:
+      if (NOT_YET.has(provider)) {
+        throw new ProviderNotAvailableError(
+          `provider '${provider}' is not available yet (model '${name}'); available: ${AVAILABLE.join(', ')}`,
+          provider,
+        );
+      }
+      throw new InvalidArgumentError(
+        `unknown provider '${provider}' in '${name}'; available: ${AVAILABLE.join(', ')}`,
+      );
+  }
+}

@@ -179,7 +179,8 @@ END $$`;
  * charges plus other calls' live holds, those of earlier operations of the batch included) and the
  * oldest counting charge.
  *
- * A commit turns its reservation's holds into charges once. The latch rows come first (sorted, so two
+ * A commit turns its reservation's holds into charges once, and writes its pending evaluation's commit
+ * latch (`p_op_latch_id`, `p_op_latch`) in the same transaction. The latch rows come first (sorted, so two
  * batches never wait on each other's latches in a cycle): a commit already latched — retried, or
  * concurrent in another batch — answers the first commit's snapshots (`r_snapshots`). Each snapshot is
  * taken right after its charge, as a serial order would see it.
@@ -191,8 +192,8 @@ const APPLY = `
 CREATE FUNCTION "helios_limit_apply"(
   p_ids text[], p_family text[], p_epoch int[], p_key text[], p_window_type text[], p_window_ms bigint[],
   p_sender boolean[], p_op_kind text[], p_op_res text[], p_op_end int[], p_op_expires bigint[],
-  p_op_max_sender int[], p_op_tool text[], p_op_origin text[], p_op_audit text[],
-  p_item_bucket int[], p_amounts numeric[], p_limits numeric[], p_refuse boolean[],
+  p_op_max_sender int[], p_op_tool text[], p_op_origin text[], p_op_audit text[], p_op_latch_id text[],
+  p_op_latch jsonb[], p_item_bucket int[], p_amounts numeric[], p_limits numeric[], p_refuse boolean[],
   p_ledger_item int[], p_ledger_budget text[], p_ledger_kind text[], p_ledger_currency text[], p_now bigint)
 RETURNS TABLE ("r_ord" int, "r_outcome" text, "r_used" text[], "r_oldest" bigint[], "r_snapshots" jsonb)
 LANGUAGE plpgsql
@@ -207,6 +208,7 @@ DECLARE
   d_op int[]; d_bucket int[]; d_amount numeric[]; p int := 1;
   h_res text[] := '{}'; h_bucket text[] := '{}'; h_amount numeric[] := '{}'; h_expires bigint[] := '{}';
   c_item int[] := '{}'; c_op int[] := '{}'; snap_ids text[] := '{}'; snaps jsonb[] := '{}';
+  l_ids text[] := '{}'; l_values jsonb[] := '{}';
   live_total bigint; made_live int := 0; v_first int := 1; k int; pos int; own numeric; v_used numeric;
   refused boolean; fresh int[]; placed int[]; uses text[]; olds bigint[]; snap jsonb;
 BEGIN
@@ -321,6 +323,9 @@ BEGIN
         c_item := c_item || j; c_op := c_op || i;
       END LOOP;
       snap_ids := snap_ids || p_op_res[i]; snaps := snaps || snap;
+      IF p_op_latch_id[i] IS NOT NULL THEN
+        l_ids := l_ids || p_op_latch_id[i]; l_values := l_values || p_op_latch[i];
+      END IF;
       r_outcome := 'committed'; r_snapshots := snap;
       RETURN NEXT;
     END IF;
@@ -346,7 +351,11 @@ BEGIN
     JOIN unnest(c_item, c_op) AS c(j, o) ON c.j = l.j ORDER BY l.ord),
   latches AS (
     UPDATE "limit_commits" lc SET "snapshots" = s.v FROM unnest(snap_ids, snaps) AS s(id, v)
-    WHERE lc."reservation_id" = ANY(snap_ids) AND lc."reservation_id" = s.id)
+    WHERE lc."reservation_id" = ANY(snap_ids) AND lc."reservation_id" = s.id),
+  -- The pending evaluation's commit latch, durable exactly when its charges are (first commit only).
+  pending_latches AS (
+    UPDATE "pending_evaluations" pe SET "commit_latch" = l.v FROM unnest(l_ids, l_values) AS l(id, v)
+    WHERE pe."evaluation_id" = ANY(l_ids) AND pe."evaluation_id" = l.id)
   UPDATE "limit_buckets" lb SET "window_type" = t.wtype, "window_ms" = t.wms, "sender_scoped" = t.sender,
     "charged" = t.charged, "charge_count" = t.n, "held" = t.held, "hold_count" = t.hn,
     "last_activity_ms" = t.last, "oldest_ms" = t.oldest, "hold_expiry_ms" = t.expiry,

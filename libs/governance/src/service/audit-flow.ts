@@ -4,20 +4,18 @@
  * call ran (success/error); evidence is written only on success, on the first finalize.
  */
 import { type ApprovalTicket } from '../stores/approval-ticket-store.js';
-import { type BucketSnapshot, type CommitCharge } from '../stores/limit-store.js';
 import { type PendingEvaluation, type Tombstone } from '../stores/pending-evaluation-store.js';
 import { jsonByteLength } from '../util/canonical-json.js';
-import { fromMicroUnits, INVALID_AMOUNT_TEXT, toMicroUnits } from '../util/money.js';
+import { INVALID_AMOUNT_TEXT, toMicroUnits } from '../util/money.js';
 import { type BlockReason } from '../stores/audit-record.js';
 import { auditPayloadHash } from './audit-payload-hash.js';
+import { commitAndChain } from './committed-chain.js';
 import { enforceDeadlines } from './expiry.js';
 import { finalizationRecord } from './record-builder.js';
 import { recordedDuration, withDurationNote } from './recorded-duration.js';
 import { failure, type AuditResult, type Failure } from './results.js';
 import { appendRecord, nowIso, sessionStoreCaps, type ServiceContext } from './service-context.js';
-import { budgetBlock } from './wire-blocks.js';
 import { type AuditRequest, type EvidenceOutcome } from '../wire/wire-types.js';
-import { type PlannedCharge } from '../stores/planned-charge.js';
 
 export async function auditCall(context: ServiceContext, request: AuditRequest): Promise<AuditResult> {
   // In-process callers can pass any value; one JSON cannot carry (a bigint) must not reach the payload hash.
@@ -142,28 +140,28 @@ interface Settlement {
   readonly now: number;
 }
 
-/** Commits or releases the evaluation's holds (once: a latched commit is reused) and returns the chain. */
+/**
+ * Commits or releases the evaluation's holds and returns the chain. Once per reservation: a retry whose
+ * commit was latched commits again, and the limit store's own latch answers the first commit's
+ * snapshots without charging twice (an earlier latch that kept the chain itself is used as it is).
+ */
 async function settleCharges(
   context: ServiceContext,
   { entry, ticket, ran, actualAmount, payloadHash, now }: Settlement,
 ): Promise<Readonly<Record<string, unknown>> | null> {
-  if (entry.commit !== undefined) return entry.commit.evidenceChain;
+  if (entry.commit?.evidenceChain !== undefined) return entry.commit.evidenceChain;
   if (entry.reservationId === undefined) return null;
   const { stores } = context;
   if (!ran) {
     await stores.limits.release(entry.reservationId);
     return entry.budgetsAtEvaluate === undefined ? null : { budgets: entry.budgetsAtEvaluate };
   }
-  const charges = commitCharges(entry, actualAmount, ticket?.status === 'approved');
-  const snapshots = await stores.limits.commit(
-    entry.reservationId,
-    charges,
-    { auditRecordId: entry.auditRecordId, toolName: entry.toolName, origin: entry.origin },
-    now,
-  );
-  const chain = committedChain(context, charges, snapshots);
+  const latch = { payloadHash, actualAmount: actualAmount === undefined ? null : actualAmount.toString() };
+  const chain = await commitAndChain(context, entry, entry.reservationId, latch, ticket, now);
   // Latched before anything else can fail, so a retry skips straight past the commit.
-  await stores.pending.latchCommit(entry.evaluationId, { payloadHash, evidenceChain: chain });
+  if (entry.commit === undefined && stores.limits.writesCommitLatch !== true) {
+    await stores.pending.latchCommit(entry.evaluationId, latch);
+  }
   return chain;
 }
 
@@ -186,73 +184,6 @@ function replayed(auditRecordId: string, byEvaluate: boolean): AuditResult {
       ...(byEvaluate ? { finalized_by: 'evaluate' as const } : {}),
     },
   };
-}
-
-/**
- * `actual_amount` is the call's one true cost: it replaces the spend-rule amount and every budget
- * charge. A breached break-glass budget commits as `approved_overage` only when the ticket was
- * approved; any other executed call (denied/timeout ticket the host ignored) commits plain spend.
- */
-function commitCharges(
-  entry: PendingEvaluation,
-  actualAmount: bigint | undefined,
-  approved: boolean,
-): CommitCharge[] {
-  return entry.charges.map((charge) => {
-    const amount = charge.role === 'rate' ? charge.amount : (actualAmount ?? charge.amount);
-    if (charge.role !== 'budget') return { ...stripPlan(charge), amount };
-    return {
-      ...stripPlan(charge),
-      amount,
-      ledger: {
-        budgetName: charge.budgetName ?? '',
-        kind: charge.breached && approved ? 'approved_overage' : 'spend',
-        currency: charge.currency ?? '',
-      },
-    };
-  });
-}
-
-function stripPlan(charge: PlannedCharge): CommitCharge {
-  const { role: _role, budgetName: _budgetName, currency: _currency, breached: _breached, ...check } = charge;
-  return check;
-}
-
-function committedChain(
-  context: ServiceContext,
-  charges: readonly CommitCharge[],
-  snapshots: readonly BucketSnapshot[],
-): Readonly<Record<string, unknown>> {
-  const chain: Record<string, unknown> = {};
-  const budgets: unknown[] = [];
-  charges.forEach((charge, i) => {
-    const snapshot = snapshots[i];
-    if (snapshot === undefined) return;
-    if (charge.family === 'rate') {
-      chain['rate_limit'] = {
-        allowed: snapshot.allowed,
-        current: Number(snapshot.used),
-        limit: Number(charge.limit),
-        window_ms: charge.window.type === 'sliding' ? charge.window.ms : null,
-        reset_at_ms: snapshot.resetAtMs,
-      };
-    } else if (charge.family === 'spend') {
-      chain['spend_limit'] = {
-        allowed: snapshot.allowed,
-        current_spend: fromMicroUnits(snapshot.used),
-        limit: fromMicroUnits(charge.limit),
-        window_ms: charge.window.type === 'sliding' ? charge.window.ms : null,
-        reset_at_ms: snapshot.resetAtMs,
-      };
-    } else {
-      const budget = context.policy.budgets.find((b) => b.name === charge.ledger?.budgetName);
-      if (budget === undefined) return;
-      // Post-commit numbers: `spent` includes this charge.
-      budgets.push(budgetBlock(budget, charge.amount, snapshot, charge.ledger?.kind));
-    }
-  });
-  if (budgets.length > 0) chain['budgets'] = budgets;
-  return chain;
 }
 
 /**

@@ -4,8 +4,9 @@
  * under its pre-allocated audit id. Nothing is committed by expiry; holds are released.
  */
 import { type ApprovalTicket } from '../stores/approval-ticket-store.js';
-import { type PendingEvaluation } from '../stores/pending-evaluation-store.js';
+import { type CommitLatch, type PendingEvaluation } from '../stores/pending-evaluation-store.js';
 import { type AuditRecord } from '../stores/audit-record.js';
+import { commitAndChain } from './committed-chain.js';
 import { QUARANTINE_REASON, quarantinedRecord } from './quarantine.js';
 import { finalizationRecord } from './record-builder.js';
 import { appendRecord, nowIso, type ServiceContext } from './service-context.js';
@@ -57,10 +58,14 @@ async function expire(context: ServiceContext, entry: PendingEvaluation): Promis
     ticket = await stores.approvals.get(entry.approvalTicketId);
   }
   // A commit that landed before a failed /audit keeps its chain: the ledger rows reference this id.
-  const committed = entry.commit !== undefined;
-  if (!committed && entry.reservationId !== undefined) await stores.limits.release(entry.reservationId);
-  const chain: Record<string, unknown> = committed
-    ? { ...entry.commit?.evidenceChain, sideband: { unreported: true, committed: true } }
+  const latch = entry.commit;
+  if (latch === undefined && entry.reservationId !== undefined)
+    await stores.limits.release(entry.reservationId);
+  const chain: Record<string, unknown> = latch
+    ? {
+        ...(await committedChainOf(context, entry, latch, ticket, now)),
+        sideband: { unreported: true, committed: true },
+      }
     : {
         ...(entry.budgetsAtEvaluate === undefined ? {} : { budgets: entry.budgetsAtEvaluate }),
         sideband: { unreported: true },
@@ -132,4 +137,17 @@ export async function expireDue(context: ServiceContext, batchSize = 500): Promi
   }
   await context.stores.pending.pruneTombstones(context.clock.now());
   return { expired, quarantined, failed };
+}
+
+/** The chain the committed /audit built: kept on earlier latches, else rebuilt from the limit store's latch. */
+async function committedChainOf(
+  context: ServiceContext,
+  entry: PendingEvaluation,
+  latch: CommitLatch,
+  ticket: ApprovalTicket | undefined,
+  now: number,
+): Promise<Readonly<Record<string, unknown>> | null> {
+  if (latch.evidenceChain !== undefined) return latch.evidenceChain;
+  if (entry.reservationId === undefined) return null;
+  return commitAndChain(context, entry, entry.reservationId, latch, ticket, now);
 }

@@ -13,6 +13,8 @@
  * retried commit is a no-op. Holds carry an expiry, so a crashed process never pins capacity forever.
  */
 
+import { type CommitLatch } from './commit-latch.js';
+
 /** Sliding windows replenish as charges age out; session pots never do (but are collected when idle). */
 export type BucketWindow =
   | { readonly type: 'sliding'; readonly ms: number }
@@ -78,6 +80,12 @@ export interface CommitContext {
   readonly auditRecordId: string;
   readonly toolName: string;
   readonly origin: string;
+  /**
+   * The pending evaluation's commit latch, for a store that writes it with the commit itself
+   * (`writesCommitLatch`): then the latch is durable exactly when the charges are. Written only by the
+   * first commit of the reservation.
+   */
+  readonly latch?: { readonly evaluationId: string; readonly value: CommitLatch };
 }
 
 export interface LedgerEntry {
@@ -103,6 +111,11 @@ export interface BudgetIdentity {
 }
 
 export interface LimitStore {
+  /**
+   * True when `commit` also writes `context.latch` onto the pending evaluation, in the same transaction
+   * (the stores share one database); otherwise the service latches through the pending store after.
+   */
+  readonly writesCommitLatch?: boolean;
   /** Read-only view (dry-run, fail-closed reporting, dashboards). Places nothing. */
   peek(checks: readonly BucketCheck[], nowMs: number): Promise<readonly BucketSnapshot[]>;
   /** Atomic all-or-nothing check-and-hold; see the file comment. */

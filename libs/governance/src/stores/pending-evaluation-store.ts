@@ -7,7 +7,10 @@
 import { type PolicyAction } from '../engine/compiled-policy.js';
 import { type AuditRecord } from './audit-record.js';
 import { type BudgetBlock } from './budget-block.js';
+import { type CommitLatch } from './commit-latch.js';
 import { type PlannedCharge } from './planned-charge.js';
+
+export type { CommitLatch } from './commit-latch.js';
 
 export interface PendingEvaluation {
   readonly evaluationId: string;
@@ -41,11 +44,6 @@ export interface PendingEvaluation {
   readonly bytes: number;
   /** Set once charges are committed, so a retry after a later failure never commits twice. */
   readonly commit?: CommitLatch;
-}
-
-export interface CommitLatch {
-  readonly payloadHash: string;
-  readonly evidenceChain: Readonly<Record<string, unknown>> | null;
 }
 
 export type FinalizedBy = 'evaluate' | 'audit' | 'expired';

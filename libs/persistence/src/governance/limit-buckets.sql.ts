@@ -23,8 +23,8 @@ export const APPLY: NamedStatement = {
   name: 'helios_limit_apply',
   text: `SELECT "r_ord", "r_outcome", "r_used", "r_oldest", "r_snapshots" FROM "helios_limit_apply"(${BUCKET_PARAMS},
            $8::text[], $9::text[], $10::int[], $11::bigint[], $12::int[], $13::text[], $14::text[], $15::text[],
-           $16::int[], $17::numeric[], $18::numeric[], $19::boolean[], $20::int[], $21::text[], $22::text[],
-           $23::text[], $24::bigint)`,
+           $16::text[], $17::jsonb[], $18::int[], $19::numeric[], $20::numeric[], $21::boolean[], $22::int[],
+           $23::text[], $24::text[], $25::text[], $26::bigint)`,
 };
 
 /** One statement is one snapshot: no transaction needed for a consistent read of several buckets. */
@@ -112,6 +112,11 @@ export function applyParams(operations: readonly LimitOperation[]): unknown[] {
     operations.map((op) => commit(op)?.context.toolName ?? null),
     operations.map((op) => commit(op)?.context.origin ?? null),
     operations.map((op) => commit(op)?.context.auditRecordId ?? null),
+    operations.map((op) => commit(op)?.context.latch?.evaluationId ?? null),
+    operations.map((op) => {
+      const latch = commit(op)?.context.latch;
+      return latch === undefined ? null : JSON.stringify(latch.value);
+    }),
     indexes,
     items.map((item) => item.amount.toString()),
     items.map((item) => item.limit.toString()),

@@ -44,6 +44,9 @@ import { StatementBatcher } from './statement-batcher.js';
 const BATCHING = { maxBatch: 256, maxInFlight: 2 } as const;
 
 export class PgLimitStore implements LimitStore {
+  /** A commit writes its pending evaluation's latch in its own statement (`helios_limit_apply`). */
+  readonly writesCommitLatch = true;
+
   /** Reservations and commits arriving together share one statement (the function takes both kinds). */
   private readonly operations: StatementBatcher<LimitOperation, OperationRow>;
 

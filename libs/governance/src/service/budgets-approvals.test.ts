@@ -372,44 +372,4 @@ describe('TTL expiry', () => {
       approvalStatus: 'timeout',
     });
   });
-
-  it('a committed-but-unrecorded evaluation expires carrying its committed chain', async () => {
-    const h = await harness(BUDGETS);
-    const pending = await spend(h, 'pay', 10);
-    const entry = await h.pending.get(pending.evaluation_id);
-    await h.limits.commit(
-      entry?.reservationId ?? '',
-      [],
-      { auditRecordId: 'id-0002', toolName: 'pay', origin: 'sideband' },
-      h.clock.now(),
-    );
-    await h.pending.latchCommit(pending.evaluation_id, { payloadHash: 'h', evidenceChain: { budgets: [] } });
-    expect(await h.service.audit({ evaluation_id: pending.evaluation_id, status: 'success' })).toMatchObject({
-      type: 'Error',
-      body: { error: 'evaluation_conflict' },
-    });
-    h.clock.advance(600_000);
-    await h.service.sweep();
-    expect(h.audit.records.at(-1)?.record.evidenceChain).toEqual({
-      budgets: [],
-      sideband: { unreported: true, committed: true },
-    });
-  });
-
-  it('a commit latched with its inputs (no chain) expires with the chain rebuilt, charging once', async () => {
-    const h = await harness(BUDGETS);
-    const pending = await spend(h, 'pay', 10);
-    // The first /audit latched its commit (payload hash and actual amount) and died before recording.
-    await h.pending.latchCommit(pending.evaluation_id, { payloadHash: 'h', actualAmount: '7000000' });
-    expect(await h.service.audit({ evaluation_id: pending.evaluation_id, status: 'success' })).toMatchObject({
-      type: 'Error',
-      body: { error: 'evaluation_conflict' },
-    });
-    h.clock.advance(600_000);
-    await h.service.sweep();
-    const chain = h.audit.records.at(-1)?.record.evidenceChain as { budgets: { spent: number }[] };
-    expect(chain).toMatchObject({ sideband: { unreported: true, committed: true } });
-    expect(chain.budgets.map((budget) => budget.spent)).toEqual([7]);
-    expect(h.limits.ledger().map((row) => row.amount)).toEqual([7_000_000n]);
-  });
 });

@@ -32,14 +32,25 @@ describe('resolveModel', () => {
     ).toThrow(/claude-opus-5-5' does not accept sampling temperature 0.2/);
   });
 
-  it('says OpenAI and Gemini are not available yet instead of pretending', () => {
-    for (const name of ['openai/gpt-5.5', 'gemini/gemini-3.5-flash']) {
-      expect(() => resolveModel(name, { env: { OPENAI_API_KEY: 'x', GEMINI_API_KEY: 'y' } })).toThrow(
-        ProviderNotAvailableError,
-      );
-    }
+  it('builds an OpenAI Responses model from OPENAI_API_KEY, failing at resolve time without it', () => {
+    const key = 'sk-openai-test-key-0123456789';
+    const model = resolveModel('openai/gpt-5.5', { env: { OPENAI_API_KEY: key } });
+    expect(model).toMatchObject({ id: 'gpt-5.5', provider: 'openai', contextWindow: 1_050_000 });
+    expect(inspect(model, { depth: 10, showHidden: true })).not.toContain(key);
+    expect(() => resolveModel('openai/gpt-5.5', { env: {} })).toThrow(
+      "model 'openai/gpt-5.5' needs an API key: set OPENAI_API_KEY or pass apiKey",
+    );
+    expect(() => resolveModel('openai/o3', { apiKey: key, temperature: 1, env: {} })).toThrow(
+      "openai model 'o3' does not accept sampling temperature 1",
+    );
+  });
+
+  it('says Gemini is not available yet instead of pretending', () => {
+    expect(() => resolveModel('gemini/gemini-3.5-flash', { env: { GEMINI_API_KEY: 'y' } })).toThrow(
+      ProviderNotAvailableError,
+    );
     expect(() => resolveModel('gemini/gemini-3.5-flash', { env: {} })).toThrow(
-      "provider 'gemini' is not available yet (model 'gemini/gemini-3.5-flash'); available: anthropic, openai-compatible",
+      "provider 'gemini' is not available yet (model 'gemini/gemini-3.5-flash'); available: anthropic, openai, openai-compatible",
     );
   });
 

@@ -5,6 +5,7 @@
 import { InvalidArgumentError, type Model, ModelConfig, type ModelConfigOptions } from '@helios/core';
 import { createAnthropicModel } from './anthropic/anthropic-model.js';
 import { CachePolicy } from './anthropic/cache-policy.js';
+import { createOpenAiModel } from './openai/openai-model.js';
 import { createOpenAiCompatibleModel } from './openai-compatible/openai-compatible-model.js';
 import { ProviderNotAvailableError } from './shared/provider-errors.js';
 
@@ -16,11 +17,12 @@ export interface ResolveModelOptions extends ModelConfigOptions {
 }
 
 export const ANTHROPIC_API_KEY_VARIABLE = 'ANTHROPIC_API_KEY';
+export const OPENAI_API_KEY_VARIABLE = 'OPENAI_API_KEY';
 export const OPENAI_BASE_URL_VARIABLE = 'OPENAI_BASE_URL';
 
 /** Known providers that this package does not implement yet. */
-const NOT_YET = new Set(['openai', 'gemini']);
-const AVAILABLE = ['anthropic', 'openai-compatible'];
+const NOT_YET = new Set(['gemini']);
+const AVAILABLE = ['anthropic', 'openai', 'openai-compatible'];
 
 export function resolveModel(name: string, options: ResolveModelOptions = {}): Model {
   const slash = name.indexOf('/');
@@ -32,15 +34,11 @@ export function resolveModel(name: string, options: ResolveModelOptions = {}): M
   const { cachePolicy, env = process.env, ...configOptions } = options;
   switch (provider) {
     case 'anthropic': {
-      const apiKey = configOptions.apiKey ?? env[ANTHROPIC_API_KEY_VARIABLE];
-      if ((apiKey === undefined || apiKey.trim() === '') && configOptions.baseUrl === undefined) {
-        throw new InvalidArgumentError(
-          `model '${name}' needs an API key: set ${ANTHROPIC_API_KEY_VARIABLE} or pass apiKey`,
-        );
-      }
-      const config = ModelConfig.create({ ...configOptions, ...(apiKey === undefined ? {} : { apiKey }) });
+      const config = keyedConfig(name, configOptions, env, ANTHROPIC_API_KEY_VARIABLE);
       return createAnthropicModel(modelId, config, cachePolicy ?? CachePolicy.shortLived());
     }
+    case 'openai':
+      return createOpenAiModel(modelId, keyedConfig(name, configOptions, env, OPENAI_API_KEY_VARIABLE));
     case 'openai-compatible': {
       const baseUrl = configOptions.baseUrl ?? env[OPENAI_BASE_URL_VARIABLE];
       if (baseUrl === undefined || baseUrl.trim() === '') {
@@ -61,4 +59,18 @@ export function resolveModel(name: string, options: ResolveModelOptions = {}): M
         `unknown provider '${provider}' in '${name}'; available: ${AVAILABLE.join(', ')}`,
       );
   }
+}
+
+/** The config with the key from `options` or the variable; neither (and no base URL) fails, naming it. */
+function keyedConfig(
+  name: string,
+  options: ModelConfigOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  variable: string,
+): ModelConfig {
+  const apiKey = options.apiKey ?? env[variable];
+  if ((apiKey === undefined || apiKey.trim() === '') && options.baseUrl === undefined) {
+    throw new InvalidArgumentError(`model '${name}' needs an API key: set ${variable} or pass apiKey`);
+  }
+  return ModelConfig.create({ ...options, ...(apiKey === undefined ? {} : { apiKey }) });
 }

@@ -56,3 +56,5 @@ export {
   createOpenAiCompatibleModel,
   OPENAI_COMPATIBLE_PROVIDER,
 } from './openai-compatible/openai-compatible-model.js';
+
+export { fromLanguageModel, type FromLanguageModelOptions } from './ai-sdk/from-language-model.js';

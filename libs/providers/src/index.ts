@@ -1,11 +1,12 @@
 /**
- * @helios/providers — Model implementations for Anthropic, OpenAI (Responses API) and OpenAI-compatible
- * servers (Gemini is not built yet; `resolveModel` says so).
+ * @helios/providers — Model implementations for Anthropic, OpenAI (Responses API), Gemini (Interactions
+ * API, plus its Files API client) and OpenAI-compatible servers.
  *
  * The public entry of this package: everything other packages may use is exported from here.
  */
 export {
   ANTHROPIC_API_KEY_VARIABLE,
+  GEMINI_API_KEY_VARIABLE,
   OPENAI_API_KEY_VARIABLE,
   OPENAI_BASE_URL_VARIABLE,
   resolveModel,
@@ -58,3 +59,24 @@ export {
 } from './openai-compatible/openai-compatible-model.js';
 
 export { fromLanguageModel, type FromLanguageModelOptions } from './ai-sdk/from-language-model.js';
+
+export { createGeminiModel, GEMINI_PROVIDER } from './gemini/gemini-model.js';
+export {
+  DEFAULT_GEMINI_API_VERSION,
+  GEMINI_API_HOST,
+  GEMINI_API_REVISION,
+  GEMINI_API_VERSIONS,
+  type GeminiApiVersion,
+  type GeminiEndpointOptions,
+} from './gemini/gemini-endpoint.js';
+export {
+  findGeminiModel,
+  GEMINI_MODELS,
+  type GeminiModelSpec,
+  type GeminiPrices,
+} from './gemini/gemini-catalogue.js';
+export { GeminiPricing, type GeminiPricingOptions } from './gemini/gemini-pricing.js';
+export { GEMINI_METADATA } from './gemini/gemini-metadata.js';
+export { GeminiFilesClient, type UploadOptions, type UploadSource } from './gemini/gemini-files.js';
+export { type GeminiFile, ManagedFile } from './gemini/gemini-managed-file.js';
+export { isGeminiFileName } from './gemini/gemini-file-name.js';

@@ -1,7 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { resolveModel } from './registry.js';
-import { ProviderNotAvailableError } from './shared/provider-errors.js';
 
 const KEY = 'sk-ant-test-key-0123456789abcdef';
 
@@ -45,19 +44,26 @@ describe('resolveModel', () => {
     );
   });
 
-  it('says Gemini is not available yet instead of pretending', () => {
-    expect(() => resolveModel('gemini/gemini-3.5-flash', { env: { GEMINI_API_KEY: 'y' } })).toThrow(
-      ProviderNotAvailableError,
+  it('builds a Gemini model from GEMINI_API_KEY, failing at resolve time without it', () => {
+    const key = 'AIzaSyTest-gemini-key-0123456789abcdef';
+    const model = resolveModel('gemini/gemini-3.8-flash', { env: { GEMINI_API_KEY: key } });
+    expect(model).toMatchObject({ id: 'gemini-3.8-flash', provider: 'gemini', contextWindow: 1_048_576 });
+    expect(inspect(model, { depth: 10, showHidden: true })).not.toContain(key);
+    expect(() => resolveModel('gemini/gemini-3.8-flash', { env: {} })).toThrow(
+      "model 'gemini/gemini-3.8-flash' needs an API key: set GEMINI_API_KEY or pass apiKey",
     );
-    expect(() => resolveModel('gemini/gemini-3.5-flash', { env: {} })).toThrow(
-      "provider 'gemini' is not available yet (model 'gemini/gemini-3.5-flash'); available: anthropic, openai, openai-compatible",
+    expect(() => resolveModel('gemini/gemini-3.8-flash', { apiKey: key, apiVersion: 'v3', env: {} })).toThrow(
+      "gemini model 'gemini-3.8-flash' does not accept apiVersion v3; accepted: v1, v1beta",
     );
+    expect(resolveModel('gemini/gemini-2-future', { apiKey: key, env: {} }).id).toBe('gemini-2-future');
   });
 
   it('refuses names without a provider or a model', () => {
     expect(() => resolveModel('claude-opus-5')).toThrow(
       "model name 'claude-opus-5' must be '<provider>/<model>'",
     );
-    expect(() => resolveModel('mistral/large', { env: {} })).toThrow(/unknown provider 'mistral'/);
+    expect(() => resolveModel('mistral/large', { env: {} })).toThrow(
+      "unknown provider 'mistral' in 'mistral/large'; available: anthropic, openai, gemini, openai-compatible",
+    );
   });
 });

@@ -5,9 +5,9 @@
 import { InvalidArgumentError, type Model, ModelConfig, type ModelConfigOptions } from '@helios/core';
 import { createAnthropicModel } from './anthropic/anthropic-model.js';
 import { CachePolicy } from './anthropic/cache-policy.js';
+import { createGeminiModel } from './gemini/gemini-model.js';
 import { createOpenAiModel } from './openai/openai-model.js';
 import { createOpenAiCompatibleModel } from './openai-compatible/openai-compatible-model.js';
-import { ProviderNotAvailableError } from './shared/provider-errors.js';
 
 export interface ResolveModelOptions extends ModelConfigOptions {
   /** Anthropic only; default CachePolicy.shortLived(). */
@@ -19,10 +19,9 @@ export interface ResolveModelOptions extends ModelConfigOptions {
 export const ANTHROPIC_API_KEY_VARIABLE = 'ANTHROPIC_API_KEY';
 export const OPENAI_API_KEY_VARIABLE = 'OPENAI_API_KEY';
 export const OPENAI_BASE_URL_VARIABLE = 'OPENAI_BASE_URL';
+export const GEMINI_API_KEY_VARIABLE = 'GEMINI_API_KEY';
 
-/** Known providers that this package does not implement yet. */
-const NOT_YET = new Set(['gemini']);
-const AVAILABLE = ['anthropic', 'openai', 'openai-compatible'];
+const AVAILABLE = ['anthropic', 'openai', 'gemini', 'openai-compatible'];
 
 export function resolveModel(name: string, options: ResolveModelOptions = {}): Model {
   const slash = name.indexOf('/');
@@ -39,6 +38,8 @@ export function resolveModel(name: string, options: ResolveModelOptions = {}): M
     }
     case 'openai':
       return createOpenAiModel(modelId, keyedConfig(name, configOptions, env, OPENAI_API_KEY_VARIABLE));
+    case 'gemini':
+      return createGeminiModel(modelId, keyedConfig(name, configOptions, env, GEMINI_API_KEY_VARIABLE));
     case 'openai-compatible': {
       const baseUrl = configOptions.baseUrl ?? env[OPENAI_BASE_URL_VARIABLE];
       if (baseUrl === undefined || baseUrl.trim() === '') {
@@ -49,12 +50,6 @@ export function resolveModel(name: string, options: ResolveModelOptions = {}): M
       return createOpenAiCompatibleModel(modelId, ModelConfig.create({ ...configOptions, baseUrl }));
     }
     default:
-      if (NOT_YET.has(provider)) {
-        throw new ProviderNotAvailableError(
-          `provider '${provider}' is not available yet (model '${name}'); available: ${AVAILABLE.join(', ')}`,
-          provider,
-        );
-      }
       throw new InvalidArgumentError(
         `unknown provider '${provider}' in '${name}'; available: ${AVAILABLE.join(', ')}`,
       );

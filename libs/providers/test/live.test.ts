@@ -1,7 +1,7 @@
 /**
  * One real turn per provider against its real API — only when its key is set in the environment
- * (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`); otherwise skipped, saying why. The model can be chosen with
- * `HELIOS_LIVE_ANTHROPIC_MODEL` / `HELIOS_LIVE_OPENAI_MODEL`. CI runs without keys: these never decide a
+ * (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY`); otherwise skipped, saying why. The model can be chosen with
+ * `HELIOS_LIVE_ANTHROPIC_MODEL` / `HELIOS_LIVE_OPENAI_MODEL` / `HELIOS_LIVE_GEMINI_MODEL`. CI runs without keys: these never decide a
  * build, they tell a developer with keys that the wire formats the fixtures imitate still hold.
  */
 import { Message } from '@helios/core';
@@ -18,6 +18,11 @@ const LIVE = [
     provider: 'openai',
     key: 'OPENAI_API_KEY',
     model: process.env['HELIOS_LIVE_OPENAI_MODEL'] ?? 'gpt-5.4-mini',
+  },
+  {
+    provider: 'gemini',
+    key: 'GEMINI_API_KEY',
+    model: process.env['HELIOS_LIVE_GEMINI_MODEL'] ?? 'gemini-3-flash-preview',
   },
 ] as const;
 

@@ -4,18 +4,22 @@
  * Target: our cost per event ≤ 2× the floor's, for every provider.
  *
  * "Ours" is what a model's stream runs after `fetch` hands over the body: the body as a web
- * ReadableStream of network-sized pieces, `readServerEvents` (decoding, SSE parsing, the idle timeout)
- * and the provider's decoder (`AnthropicStreamState`, `openAiChunks`, `chatChunks`), counting every
- * ModelChunk. The floor parses the same pieces with `createParser` and `JSON.parse`s each event's data.
+ * ReadableStream of network-sized pieces, `readServerEvents` (decoding, SSE parsing, the idle timeout;
+ * a batch of events per piece) and the provider's decoder as the async generator a model's stream
+ * pulls (`AnthropicStreamState` and `GeminiStreamState` as their turns drive them, `openAiChunks`,
+ * `chatChunks`), counting
+ * every ModelChunk — one async step per chunk, the one core's ModelStream takes anyway. The floor parses the same pieces with `createParser` and `JSON.parse`s each event's data.
  * Each stream is a realistic turn: the provider's opening events, text deltas, one tool call whose
  * arguments arrive in 200 fragments, and the closing events with usage. Rounds alternate ours and the
  * floor; figures are medians.
  */
 import { createParser } from 'eventsource-parser';
 import { AnthropicStreamState } from '../../libs/providers/src/anthropic/anthropic-stream.ts';
+import { GeminiStreamState } from '../../libs/providers/src/gemini/gemini-stream.ts';
 import { openAiChunks } from '../../libs/providers/src/openai/openai-stream.ts';
 import { chatChunks } from '../../libs/providers/src/openai-compatible/chat-stream.ts';
-import { readServerEvents, type ServerEvent } from '../../libs/providers/src/shared/server-events.ts';
+import { readServerEvents, type ServerEventBatch } from '../../libs/providers/src/shared/server-events.ts';
+import { type ModelChunk } from '../../libs/core/src/index.ts';
 import { median } from '../median.ts';
 import type { BenchResult } from '../run.ts';
 
@@ -224,6 +228,53 @@ function chatCompletionsStream(): string {
   return `${sse([[undefined, chunk({ role: 'assistant', content: '' })], ...body, ...tool, ...closing])}data: [DONE]\n\n`;
 }
 
+function geminiStream(): string {
+  const step = (name: string, data: object): Sse[number] => [name, { ...data, event_type: name }];
+  const opening: Sse = [
+    step('interaction.created', {
+      interaction: {
+        id: 'v1_1',
+        status: 'in_progress',
+        object: 'interaction',
+        model: 'gemini-3-flash-preview',
+      },
+    }),
+    step('step.start', { index: 0, step: { type: 'model_output' } }),
+  ];
+  const text = EVENTS - opening.length - TOOL_FRAGMENTS - 4;
+  const body: Sse = Array.from({ length: text }, (_, i) =>
+    step('step.delta', { index: 0, delta: { text: words(i), type: 'text' } }),
+  );
+  const tool: Sse = [
+    step('step.stop', { index: 0 }),
+    step('step.start', {
+      index: 1,
+      step: { type: 'function_call', id: 'fc_1', name: 'Grep', arguments: {} },
+    }),
+    ...fragments().map((part) =>
+      step('step.delta', { index: 1, delta: { type: 'arguments_delta', arguments: part } }),
+    ),
+    step('step.stop', { index: 1 }),
+    step('interaction.completed', {
+      interaction: {
+        id: 'v1_1',
+        status: 'completed',
+        object: 'interaction',
+        model: 'gemini-3-flash-preview',
+        usage: {
+          total_tokens: 11100,
+          total_input_tokens: 2100,
+          total_cached_tokens: 2048,
+          total_output_tokens: 9000,
+          total_tool_use_tokens: 0,
+          total_thought_tokens: 0,
+        },
+      },
+    }),
+  ];
+  return sse([...opening, ...body, ...tool]);
+}
+
 function pieces(text: string): Uint8Array[] {
   const bytes = new TextEncoder().encode(text);
   const out: Uint8Array[] = [];
@@ -243,7 +294,7 @@ function body(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
 }
 
 const source = { provider: 'bench', apiKey: undefined };
-const events = (chunks: readonly Uint8Array[]): AsyncGenerator<ServerEvent> =>
+const events = (chunks: readonly Uint8Array[]): AsyncGenerator<ServerEventBatch> =>
   readServerEvents(body(chunks), { ...source, streamIdleTimeoutMs: 60_000, status: 200 });
 
 interface Provider {
@@ -258,10 +309,8 @@ const PROVIDERS: readonly Provider[] = [
     name: 'anthropic',
     chunks: pieces(anthropicStream()),
     async ours(chunks) {
-      const state = new AnthropicStreamState(source);
       let n = 0;
-      for await (const event of events(chunks)) for (const _ of state.accept(event)) n += 1;
-      state.segment();
+      for await (const _ of anthropicChunks(chunks)) n += 1;
       return n;
     },
   },
@@ -275,6 +324,15 @@ const PROVIDERS: readonly Provider[] = [
     },
   },
   {
+    name: 'gemini',
+    chunks: pieces(geminiStream()),
+    async ours(chunks) {
+      let n = 0;
+      for await (const _ of geminiChunks(chunks)) n += 1;
+      return n;
+    },
+  },
+  {
     name: 'openai-compatible',
     chunks: pieces(chatCompletionsStream()),
     async ours(chunks) {
@@ -284,6 +342,32 @@ const PROVIDERS: readonly Provider[] = [
     },
   },
 ];
+
+/** What `anthropicTurn` runs for one segment: the batches through the stream state, a chunk at a time. */
+async function* anthropicChunks(chunks: readonly Uint8Array[]): AsyncGenerator<ModelChunk> {
+  const state = new AnthropicStreamState(source);
+  for await (const batch of events(chunks)) {
+    for (const event of batch) {
+      const chunk = state.accept(event);
+      if (chunk !== undefined) yield chunk;
+    }
+  }
+  state.segment();
+}
+
+/** What `geminiTurn` runs: the batches through the stream state, its chunks collected per event. */
+async function* geminiChunks(chunks: readonly Uint8Array[]): AsyncGenerator<ModelChunk> {
+  const state = new GeminiStreamState(source);
+  const out: ModelChunk[] = [];
+  for await (const batch of events(chunks)) {
+    for (const event of batch) {
+      out.length = 0;
+      state.accept(event, out);
+      for (const chunk of out) yield chunk;
+    }
+  }
+  if (state.segment === undefined) throw new Error('gemini stream did not complete');
+}
 
 /** The floor: the same pieces through eventsource-parser, each event's data through JSON.parse. */
 function floor(chunks: readonly Uint8Array[]): number {

@@ -59,33 +59,31 @@ export class AnthropicStreamState {
     return this.#stopped;
   }
 
-  *accept(event: ServerEvent): Generator<ModelChunk> {
+  /** The chunk one event makes, if any (an event makes at most one: no generator per event). */
+  accept(event: ServerEvent): ModelChunk | undefined {
     const data = eventJson(this.#source, event);
-    if (!isRecord(data)) return;
+    if (!isRecord(data)) return undefined;
     switch (data['type']) {
       case 'message_start':
         if (isRecord(data['message']) && isRecord(data['message']['usage']))
           this.#usage = { ...data['message']['usage'] };
-        return;
+        return undefined;
       case 'content_block_start':
-        yield* this.#start(Number(data['index']), data['content_block']);
-        return;
+        return this.#start(Number(data['index']), data['content_block']);
       case 'content_block_delta':
-        yield* this.#delta(Number(data['index']), data['delta']);
-        return;
+        return this.#delta(Number(data['index']), data['delta']);
       case 'content_block_stop':
-        yield* this.#stop(Number(data['index']));
-        return;
+        return this.#stop(Number(data['index']));
       case 'message_delta':
         this.#messageDelta(data);
-        return;
+        return undefined;
       case 'message_stop':
         this.#stopped = true;
-        return;
+        return undefined;
       case 'error':
         throw this.#streamError(data['error']);
       default:
-        return; // ping, and event types added after this was written
+        return undefined; // ping, and event types added after this was written
     }
   }
 
@@ -119,8 +117,8 @@ export class AnthropicStreamState {
     };
   }
 
-  *#start(index: number, content: unknown): Generator<ModelChunk> {
-    if (!isRecord(content)) return;
+  #start(index: number, content: unknown): ModelChunk | undefined {
+    if (!isRecord(content)) return undefined;
     const block: Block = { ...content };
     if (block['type'] === 'thinking') block['signature'] ??= '';
     if (block['type'] === CLIENT_TOOL || block['type'] === 'server_tool_use') block['input'] = {};
@@ -128,62 +126,58 @@ export class AnthropicStreamState {
       this.#needsRaw = true;
     this.#blocks.set(index, { block, json: '' });
     if (block['type'] === CLIENT_TOOL) {
-      yield { type: 'ToolUseStart', callId: String(block['id']), toolName: String(block['name']) };
+      return { type: 'ToolUseStart', callId: String(block['id']), toolName: String(block['name']) };
     }
     if (block['type'] === 'text' && typeof block['text'] === 'string' && block['text'] !== '') {
-      yield { type: 'TextDelta', text: block['text'] };
+      return { type: 'TextDelta', text: block['text'] };
     }
+    return undefined;
   }
 
-  *#delta(index: number, delta: unknown): Generator<ModelChunk> {
+  #delta(index: number, delta: unknown): ModelChunk | undefined {
     const open = this.#blocks.get(index);
-    if (open === undefined || !isRecord(delta)) return;
+    if (open === undefined || !isRecord(delta)) return undefined;
     const { block } = open;
     switch (delta['type']) {
       case 'text_delta':
         block['text'] = `${String(block['text'] ?? '')}${String(delta['text'])}`;
-        yield { type: 'TextDelta', text: String(delta['text']) };
-        return;
+        return { type: 'TextDelta', text: String(delta['text']) };
       case 'thinking_delta':
         block['thinking'] = `${String(block['thinking'] ?? '')}${String(delta['thinking'])}`;
-        yield { type: 'ThinkingDelta', text: String(delta['thinking']) };
-        return;
+        return { type: 'ThinkingDelta', text: String(delta['thinking']) };
       case 'signature_delta':
         block['signature'] = `${String(block['signature'] ?? '')}${String(delta['signature'])}`;
-        return;
+        return undefined;
       case 'input_json_delta':
         open.json += String(delta['partial_json']);
-        if (block['type'] === CLIENT_TOOL && delta['partial_json'] !== '') {
-          yield {
-            type: 'ToolUseDelta',
-            callId: String(block['id']),
-            argumentsDelta: String(delta['partial_json']),
-          };
-        }
-        return;
+        if (block['type'] !== CLIENT_TOOL || delta['partial_json'] === '') return undefined;
+        return {
+          type: 'ToolUseDelta',
+          callId: String(block['id']),
+          argumentsDelta: String(delta['partial_json']),
+        };
       case 'citations_delta':
-        if (!isRecord(delta['citation'])) return;
+        if (!isRecord(delta['citation'])) return undefined;
         block['citations'] = [
           ...(Array.isArray(block['citations']) ? block['citations'] : []),
           delta['citation'],
         ];
-        yield { type: 'Citations', citations: [citationOf(delta['citation'])] };
-        return;
+        return { type: 'Citations', citations: [citationOf(delta['citation'])] };
       default:
-        return;
+        return undefined;
     }
   }
 
-  *#stop(index: number): Generator<ModelChunk> {
+  #stop(index: number): ModelChunk | undefined {
     const open = this.#blocks.get(index);
-    if (open === undefined) return;
+    if (open === undefined) return undefined;
     const { block } = open;
-    if (block['type'] !== CLIENT_TOOL && block['type'] !== 'server_tool_use') return;
+    if (block['type'] !== CLIENT_TOOL && block['type'] !== 'server_tool_use') return undefined;
     const input = parseToolArguments(open.json);
     block['input'] = input;
-    if (block['type'] !== CLIENT_TOOL) return;
+    if (block['type'] !== CLIENT_TOOL) return undefined;
     this.#toolCalls += 1;
-    yield { type: 'ToolUseStop', toolCall: toolCall(String(block['id']), String(block['name']), input) };
+    return { type: 'ToolUseStop', toolCall: toolCall(String(block['id']), String(block['name']), input) };
   }
 
   #messageDelta(data: Record<string, unknown>): void {

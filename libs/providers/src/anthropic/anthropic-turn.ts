@@ -50,9 +50,12 @@ export async function* anthropicTurn(
       body,
       signal,
     });
-    for await (const event of events) {
-      yield* state.accept(event);
-      if (state.stopped) break;
+    read: for await (const batch of events) {
+      for (const event of batch) {
+        const chunk = state.accept(event);
+        if (chunk !== undefined) yield chunk;
+        if (state.stopped) break read;
+      }
     }
     const segment = state.segment();
     segments.push(segment);

@@ -50,8 +50,8 @@ export class GeminiStreamState {
     this.#source = source;
   }
 
-  /** The chunks one event yields; sets `segment` when the interaction completed. */
-  *accept(event: ServerEvent): Generator<ModelChunk> {
+  /** Appends the chunks one event makes to `out`; sets `segment` when the interaction completed. */
+  accept(event: ServerEvent, out: ModelChunk[]): void {
     const data = eventJson(this.#source, event);
     if (!isRecord(data)) return;
     const index = typeof data['index'] === 'number' ? data['index'] : 0;
@@ -61,13 +61,13 @@ export class GeminiStreamState {
         this.#noteId(isRecord(data['interaction']) ? data['interaction']['id'] : data['interaction_id']);
         return;
       case 'step.start':
-        yield* this.#start(index, isRecord(data['step']) ? data['step'] : {});
+        this.#start(index, isRecord(data['step']) ? data['step'] : {}, out);
         return;
       case 'step.delta':
-        yield* this.#delta(index, isRecord(data['delta']) ? data['delta'] : {});
+        this.#delta(index, isRecord(data['delta']) ? data['delta'] : {}, out);
         return;
       case 'step.stop':
-        yield* this.#stop(index);
+        this.#stop(index, out);
         return;
       case 'interaction.completed':
         this.#complete(isRecord(data['interaction']) ? data['interaction'] : {});
@@ -79,34 +79,34 @@ export class GeminiStreamState {
     }
   }
 
-  *#start(index: number, step: Json): Generator<ModelChunk> {
+  #start(index: number, step: Json, out: ModelChunk[]): void {
     const type = typeof step['type'] === 'string' ? step['type'] : 'unknown';
     if (type === 'function_call') {
       const callId = typeof step['id'] === 'string' ? step['id'] : `call_${index}`;
       const name = typeof step['name'] === 'string' ? step['name'] : '';
       this.#steps.set(index, { type, callId, name, initialArguments: step['arguments'], argumentsText: '' });
-      yield { type: 'ToolUseStart', callId, toolName: name };
+      out.push({ type: 'ToolUseStart', callId, toolName: name });
       return;
     }
     this.#steps.set(index, { type, argumentsText: '' });
     if (type === 'thought') {
       if (typeof step['signature'] === 'string') this.#signatures.push(step['signature']);
-      for (const text of texts(step['summary'])) yield* this.#thinkingText(text);
+      for (const text of texts(step['summary'])) this.#thinkingText(text, out);
     } else if (type === 'model_output') {
-      for (const text of texts(step['content'])) if (text !== '') yield { type: 'TextDelta', text };
+      for (const text of texts(step['content'])) if (text !== '') out.push({ type: 'TextDelta', text });
     }
   }
 
-  *#delta(index: number, delta: Json): Generator<ModelChunk> {
+  #delta(index: number, delta: Json, out: ModelChunk[]): void {
     const step = this.#steps.get(index);
     switch (delta['type']) {
       case 'text':
         if (typeof delta['text'] !== 'string' || delta['text'] === '') return;
-        if (step?.type === 'thought') yield* this.#thinkingText(delta['text']);
-        else yield { type: 'TextDelta', text: delta['text'] };
+        if (step?.type === 'thought') this.#thinkingText(delta['text'], out);
+        else out.push({ type: 'TextDelta', text: delta['text'] });
         return;
       case 'thought_summary':
-        for (const text of texts([delta['content']])) yield* this.#thinkingText(text);
+        for (const text of texts([delta['content']])) this.#thinkingText(text, out);
         return;
       case 'thought_signature':
         if (typeof delta['signature'] === 'string') this.#signatures.push(delta['signature']);
@@ -114,22 +114,22 @@ export class GeminiStreamState {
       case 'arguments_delta':
         if (step?.callId === undefined || typeof delta['arguments'] !== 'string') return;
         step.argumentsText += delta['arguments'];
-        yield { type: 'ToolUseDelta', callId: step.callId, argumentsDelta: delta['arguments'] };
+        out.push({ type: 'ToolUseDelta', callId: step.callId, argumentsDelta: delta['arguments'] });
         return;
       case 'annotations':
-        yield* citations(delta['annotations']);
+        out.push(...citations(delta['annotations']));
         return;
       default:
         return;
     }
   }
 
-  *#thinkingText(text: string): Generator<ModelChunk> {
+  #thinkingText(text: string, out: ModelChunk[]): void {
     if (text === '') return;
-    yield { type: 'ThinkingDelta', text };
+    out.push({ type: 'ThinkingDelta', text });
   }
 
-  *#stop(index: number): Generator<ModelChunk> {
+  #stop(index: number, out: ModelChunk[]): void {
     const step = this.#steps.get(index);
     this.#steps.delete(index);
     if (step?.callId === undefined) return;
@@ -138,7 +138,7 @@ export class GeminiStreamState {
         ? step.initialArguments
         : parseToolArguments(step.argumentsText);
     this.#toolCalls += 1;
-    yield { type: 'ToolUseStop', toolCall: toolCall(step.callId, step.name ?? '', args) };
+    out.push({ type: 'ToolUseStop', toolCall: toolCall(step.callId, step.name ?? '', args) });
   }
 
   #complete(interaction: Json): void {

@@ -61,9 +61,15 @@ async function* attempt(
     stateless: !target.providerContinuation,
   });
   const events = postForEvents(target.http, { url: target.url, headers: target.headers(), body, signal });
-  for await (const event of events) {
-    yield* state.accept(event);
-    if (state.segment !== undefined) break;
+  // One array of chunks per event, reused: a generator per event cost more than decoding the event.
+  const out: ModelChunk[] = [];
+  read: for await (const batch of events) {
+    for (const event of batch) {
+      out.length = 0;
+      state.accept(event, out);
+      for (const chunk of out) yield chunk;
+      if (state.segment !== undefined) break read;
+    }
   }
   if (state.segment === undefined) {
     const provider = target.http.provider;

@@ -6,7 +6,7 @@
 import { FinishReason, type ModelChunk, toolCall, Usage } from '@helios/core';
 import { type ErrorSource, errorFromStreamEvent, errorDetail, isRecord } from '../shared/error-mapping.js';
 import { ProviderTransientError } from '../shared/provider-errors.js';
-import { eventJson, type ServerEvent } from '../shared/server-events.js';
+import { eventJson, type ServerEventBatch } from '../shared/server-events.js';
 import { parseToolArguments } from '../shared/tool-arguments.js';
 
 interface PendingCall {
@@ -25,15 +25,23 @@ const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
 };
 
 export async function* chatChunks(
-  events: AsyncIterable<ServerEvent>,
+  events: AsyncIterable<ServerEventBatch>,
   source: ErrorSource,
 ): AsyncGenerator<ModelChunk, void, undefined> {
   const state = new ChatStreamState(source);
-  for await (const event of events) {
-    if (event.data.trim() === '[DONE]') break;
-    yield* state.accept(eventJson(source, event));
+  // One array of chunks per event, reused: a generator per event cost more than decoding the event.
+  const out: ModelChunk[] = [];
+  read: for await (const batch of events) {
+    for (const event of batch) {
+      if (event.data.trim() === '[DONE]') break read;
+      out.length = 0;
+      state.accept(eventJson(source, event), out);
+      for (const chunk of out) yield chunk;
+    }
   }
-  yield* state.finish();
+  out.length = 0;
+  state.finish(out);
+  yield* out;
 }
 
 class ChatStreamState {
@@ -47,7 +55,7 @@ class ChatStreamState {
     this.#source = source;
   }
 
-  *accept(chunk: unknown): Generator<ModelChunk> {
+  accept(chunk: unknown, out: ModelChunk[]): void {
     if (!isRecord(chunk)) return;
     if (chunk['error'] !== undefined) throw this.#streamError(chunk);
     if (isRecord(chunk['usage'])) this.#usage = usageOf(chunk['usage']);
@@ -56,22 +64,23 @@ class ChatStreamState {
       if (!isRecord(choice)) continue;
       const delta = isRecord(choice['delta']) ? choice['delta'] : {};
       const thinking = delta['reasoning_content'] ?? delta['reasoning'];
-      if (typeof thinking === 'string' && thinking !== '') yield { type: 'ThinkingDelta', text: thinking };
+      if (typeof thinking === 'string' && thinking !== '')
+        out.push({ type: 'ThinkingDelta', text: thinking });
       if (typeof delta['content'] === 'string' && delta['content'] !== '') {
-        yield { type: 'TextDelta', text: delta['content'] };
+        out.push({ type: 'TextDelta', text: delta['content'] });
       }
       if (Array.isArray(delta['tool_calls'])) {
-        for (const call of delta['tool_calls'] as unknown[]) yield* this.#toolCallDelta(call);
+        for (const call of delta['tool_calls'] as unknown[]) this.#toolCallDelta(call, out);
       }
       if (typeof choice['finish_reason'] === 'string') {
         this.#finishReason = choice['finish_reason'];
-        yield* this.#completeCalls();
+        this.#completeCalls(out);
       }
     }
   }
 
   /** The closing chunks; a stream cut before any finish_reason is a transport failure. */
-  *finish(): Generator<ModelChunk> {
+  finish(out: ModelChunk[]): void {
     if (this.#finishReason === undefined) {
       const provider = this.#source.provider;
       throw new ProviderTransientError(
@@ -81,19 +90,19 @@ class ChatStreamState {
         undefined,
       );
     }
-    yield* this.#completeCalls();
+    this.#completeCalls(out);
     const mapped = FINISH_REASONS[this.#finishReason] ?? FinishReason.STOP;
     const finishReason =
       this.#completedCalls > 0 && mapped === FinishReason.STOP ? FinishReason.TOOL_CALLS : mapped;
-    yield {
+    out.push({
       type: 'MessageStop',
       finishReason,
       usage: this.#usage,
       metadata: { 'openaiCompatible.finishReason': this.#finishReason },
-    };
+    });
   }
 
-  *#toolCallDelta(delta: unknown): Generator<ModelChunk> {
+  #toolCallDelta(delta: unknown, out: ModelChunk[]): void {
     if (!isRecord(delta)) return;
     const index = typeof delta['index'] === 'number' ? delta['index'] : this.#calls.size;
     const fn = isRecord(delta['function']) ? delta['function'] : {};
@@ -107,26 +116,26 @@ class ChatStreamState {
     if (!call.started && call.name !== '') {
       if (call.id === '') call.id = `call_${index}`; // some local servers send no id
       call.started = true;
-      yield { type: 'ToolUseStart', callId: call.id, toolName: call.name };
+      out.push({ type: 'ToolUseStart', callId: call.id, toolName: call.name });
     }
     if (typeof fn['arguments'] === 'string' && fn['arguments'] !== '') {
       call.arguments += fn['arguments'];
-      if (call.started) yield { type: 'ToolUseDelta', callId: call.id, argumentsDelta: fn['arguments'] };
+      if (call.started) out.push({ type: 'ToolUseDelta', callId: call.id, argumentsDelta: fn['arguments'] });
     }
   }
 
   /** Every call received so far, arguments parsed, in index order; each is emitted once. */
-  *#completeCalls(): Generator<ModelChunk> {
+  #completeCalls(out: ModelChunk[]): void {
     const indexes = [...this.#calls.keys()].sort((a, b) => a - b);
     for (const index of indexes) {
       const call = this.#calls.get(index) as PendingCall;
       this.#calls.delete(index);
       if (call.name === '') continue; // a nameless fragment cannot be called
       this.#completedCalls += 1;
-      yield {
+      out.push({
         type: 'ToolUseStop',
         toolCall: toolCall(call.id, call.name, parseToolArguments(call.arguments)),
-      };
+      });
     }
   }
 

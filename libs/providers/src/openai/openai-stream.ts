@@ -7,7 +7,7 @@
 import { FinishReason, type MessageStop, type ModelChunk, toolCall, Usage } from '@helios/core';
 import { type ErrorSource, errorFromStreamEvent, isRecord } from '../shared/error-mapping.js';
 import { ProviderTransientError } from '../shared/provider-errors.js';
-import { eventJson, type ServerEvent } from '../shared/server-events.js';
+import { eventJson, type ServerEventBatch } from '../shared/server-events.js';
 import { parseToolArguments } from '../shared/tool-arguments.js';
 
 /** Assistant-message metadata keys this provider writes; part of stored conversations, never rename. */
@@ -37,13 +37,19 @@ const CODE_STATUS: Readonly<Record<string, number>> = {
 };
 
 export async function* openAiChunks(
-  events: AsyncIterable<ServerEvent>,
+  events: AsyncIterable<ServerEventBatch>,
   source: ErrorSource,
 ): AsyncGenerator<ModelChunk, void, undefined> {
   const state = new OpenAiStreamState(source);
-  for await (const event of events) {
-    yield* state.accept(eventJson(source, event));
-    if (state.stop !== undefined) break;
+  // One array of chunks per event, reused: a generator per event cost more than decoding the event.
+  const out: ModelChunk[] = [];
+  read: for await (const batch of events) {
+    for (const event of batch) {
+      out.length = 0;
+      state.accept(eventJson(source, event), out);
+      for (const chunk of out) yield chunk;
+      if (state.stop !== undefined) break read;
+    }
   }
   if (state.stop === undefined) {
     throw new ProviderTransientError(
@@ -70,7 +76,7 @@ class OpenAiStreamState {
     this.#source = source;
   }
 
-  *accept(event: unknown): Generator<ModelChunk> {
+  accept(event: unknown, out: ModelChunk[]): void {
     if (!isRecord(event)) return;
     switch (event['type']) {
       case 'response.created':
@@ -80,30 +86,30 @@ class OpenAiStreamState {
         return;
       case 'response.output_text.delta':
         if (typeof event['delta'] === 'string' && event['delta'] !== '') {
-          yield { type: 'TextDelta', text: event['delta'] };
+          out.push({ type: 'TextDelta', text: event['delta'] });
         }
         return;
       case 'response.refusal.delta':
         this.#refused = true;
         if (typeof event['delta'] === 'string' && event['delta'] !== '') {
-          yield { type: 'TextDelta', text: event['delta'] };
+          out.push({ type: 'TextDelta', text: event['delta'] });
         }
         return;
       case 'response.reasoning_summary_text.delta':
-        yield* this.#summaryDelta(event);
+        this.#summaryDelta(event, out);
         return;
       case 'response.output_item.added':
-        yield* this.#itemAdded(event['item']);
+        this.#itemAdded(event['item'], out);
         return;
       case 'response.function_call_arguments.delta':
-        yield* this.#argumentsDelta(event);
+        this.#argumentsDelta(event, out);
         return;
       case 'response.function_call_arguments.done':
-        yield* this.#completeCall(String(event['item_id']), event['arguments']);
+        this.#completeCall(String(event['item_id']), event['arguments'], out);
         return;
       case 'response.output_item.done':
         if (isRecord(event['item']) && event['item']['type'] === 'function_call') {
-          yield* this.#completeCall(String(event['item']['id']), event['item']['arguments']);
+          this.#completeCall(String(event['item']['id']), event['item']['arguments'], out);
         }
         return;
       case 'response.completed':
@@ -119,7 +125,7 @@ class OpenAiStreamState {
     }
   }
 
-  *#summaryDelta(event: Json): Generator<ModelChunk> {
+  #summaryDelta(event: Json, out: ModelChunk[]): void {
     const delta = event['delta'];
     if (typeof delta !== 'string' || delta === '') return;
     const key = `${String(event['item_id'])}/${String(event['summary_index'])}`;
@@ -127,39 +133,39 @@ class OpenAiStreamState {
       this.#summaryKey = key;
       if (this.#summary.length > 0) {
         this.#summary.push('\n\n');
-        yield { type: 'ThinkingDelta', text: '\n\n' };
+        out.push({ type: 'ThinkingDelta', text: '\n\n' });
       }
     }
     this.#summary.push(delta);
-    yield { type: 'ThinkingDelta', text: delta };
+    out.push({ type: 'ThinkingDelta', text: delta });
   }
 
-  *#itemAdded(item: unknown): Generator<ModelChunk> {
+  #itemAdded(item: unknown, out: ModelChunk[]): void {
     if (!isRecord(item) || item['type'] !== 'function_call') return;
     const itemId = String(item['id']);
     const callId = typeof item['call_id'] === 'string' && item['call_id'] !== '' ? item['call_id'] : itemId;
     const name = typeof item['name'] === 'string' ? item['name'] : '';
     const initial = typeof item['arguments'] === 'string' ? item['arguments'] : '';
     this.#calls.set(itemId, { callId, name, arguments: initial });
-    yield { type: 'ToolUseStart', callId, toolName: name };
+    out.push({ type: 'ToolUseStart', callId, toolName: name });
   }
 
-  *#argumentsDelta(event: Json): Generator<ModelChunk> {
+  #argumentsDelta(event: Json, out: ModelChunk[]): void {
     const call = this.#calls.get(String(event['item_id']));
     const delta = event['delta'];
     if (call === undefined || typeof delta !== 'string' || delta === '') return;
     call.arguments += delta;
-    yield { type: 'ToolUseDelta', callId: call.callId, argumentsDelta: delta };
+    out.push({ type: 'ToolUseDelta', callId: call.callId, argumentsDelta: delta });
   }
 
   /** Each call completes once: at `arguments.done`, or at `output_item.done` when that came alone. */
-  *#completeCall(itemId: string, finalArguments: unknown): Generator<ModelChunk> {
+  #completeCall(itemId: string, finalArguments: unknown, out: ModelChunk[]): void {
     const call = this.#calls.get(itemId);
     if (call === undefined) return;
     this.#calls.delete(itemId);
     const text = typeof finalArguments === 'string' ? finalArguments : call.arguments;
     this.#completedCalls += 1;
-    yield { type: 'ToolUseStop', toolCall: toolCall(call.callId, call.name, parseToolArguments(text)) };
+    out.push({ type: 'ToolUseStop', toolCall: toolCall(call.callId, call.name, parseToolArguments(text)) });
   }
 
   #turnStop(response: Json): MessageStop {

@@ -8,7 +8,7 @@ import { abortReason, HeliosError } from '@helios/core';
 import { type ApiKey } from './api-key.js';
 import { connectionError, errorFromStatus } from './error-mapping.js';
 import { ProviderTransientError } from './provider-errors.js';
-import { readServerEvents, type ServerEvent } from './server-events.js';
+import { readServerEvents, type ServerEventBatch } from './server-events.js';
 
 export interface HttpSettings {
   readonly provider: string;
@@ -27,11 +27,11 @@ export interface EventStreamRequest {
   readonly signal: AbortSignal;
 }
 
-/** POSTs `request.body` as JSON and yields the answer's events; a non-2xx answer throws mapped. */
+/** POSTs `request.body` as JSON and yields the answer's events, a batch per piece; a non-2xx answer throws mapped. */
 export async function* postForEvents(
   settings: HttpSettings,
   request: EventStreamRequest,
-): AsyncGenerator<ServerEvent, void, undefined> {
+): AsyncGenerator<ServerEventBatch, void, undefined> {
   const { signal } = request;
   if (signal.aborted) throw abortReason(signal);
   const controller = new AbortController();

@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
+import { ModelRegistry } from './model-registry.js';
 
 /**
- * The model provider registry (Anthropic, OpenAI, Gemini, OpenAI-compatible servers) the sessions resolve models from (issue 19).
- * Registered in AppModule now so the issue that fills it adds providers and controllers here, not
- * wiring; it has none yet.
+ * The model provider registry (Anthropic, OpenAI, Gemini, OpenAI-compatible servers; any AI SDK model
+ * through `fromLanguageModel`) the sessions resolve models from.
  */
-@Module({})
+@Module({
+  providers: [ModelRegistry],
+  exports: [ModelRegistry],
+})
 export class ProvidersModule {}

@@ -9,9 +9,18 @@ import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 const workspaceRoot = dirname(fileURLToPath(import.meta.url));
 
+interface Thresholds {
+  readonly lines?: number;
+  readonly functions?: number;
+  readonly branches?: number;
+  readonly statements?: number;
+}
+
 interface PackageTestOptions {
   /** Coverage thresholds (percent) that fail `npm run coverage` when missed. */
-  readonly thresholds?: { lines?: number; functions?: number; branches?: number; statements?: number };
+  readonly thresholds?: Thresholds;
+  /** Thresholds a group of sources must meet on its own (glob → thresholds), e.g. one per provider folder. */
+  readonly thresholdsByGlob?: Readonly<Record<string, Thresholds>>;
   /** Per-test timeout; integration and e2e suites boot databases and servers. */
   readonly testTimeout?: number;
   /** Sources left out of coverage, with the reason next to the option. */
@@ -50,7 +59,7 @@ export function packageTestConfig(packageDir: string, options: PackageTestOption
         exclude: ['src/**/*.test.ts', ...(options.coverageExclude ?? [])],
         reporter: ['text-summary', 'json-summary'],
         reportsDirectory: resolve(workspaceRoot, 'coverage', name),
-        thresholds: options.thresholds ?? {},
+        thresholds: { ...options.thresholds, ...options.thresholdsByGlob },
       },
       ...options.test,
     },

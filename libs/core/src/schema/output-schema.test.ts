@@ -87,10 +87,15 @@ describe('OutputSchema.of (zod)', () => {
   });
 
   it('keeps raw text out when capture is disabled', () => {
-    const error = parseError(() => schema.parse('not json at all', 'DISABLED'));
+    const error = parseError(() => schema.parse('Paris is the capital of France', 'DISABLED'));
     expect(error.rawContent).toBeUndefined();
     expect(error.errors[0]?.path).toBe('');
     expect(error.message).toContain("field '$' JSON syntax error");
+    // JSON.parse's own message quotes the text it choked on: none of it may reach the error.
+    for (const text of [error.message, error.correctionMessage(), JSON.stringify(error.errors)])
+      expect(text).not.toMatch(/Paris/);
+    const enabled = parseError(() => schema.parse('Paris is the capital of France'));
+    expect(enabled.rawContent).toBe('Paris is the capital of France');
   });
 });
 

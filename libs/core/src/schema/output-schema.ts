@@ -8,6 +8,10 @@ import { type Provenanced } from '../provenance/provenance.js';
 import { ProvenanceValidator } from '../provenance/provenance-validator.js';
 import { type JsonSchema, type SchemaCheck } from './json-schema.js';
 import { parseLenientJson } from './lenient-json.js';
+
+/** The syntax error under RawOutputCapturePolicy.DISABLED: actionable, without the answer's text. */
+const WITHHELD_SYNTAX_ERROR =
+  'JSON syntax error: the answer is not a JSON value (its text is withheld: raw output capture is disabled)';
 import { checkProvenanced } from './provenanced-check.js';
 import { FIELD_PROVENANCE_SCHEMA } from './provenance-json-schema.js';
 import { compileJsonSchema } from './schema-validator.js';
@@ -50,7 +54,11 @@ class CheckedOutputSchema<T> implements OutputSchema<T> {
     if (content.trim() === '') return undefined;
     const raw = rawOutputCapture === RawOutputCapturePolicy.ENABLED ? content : undefined;
     const json = parseLenientJson(content);
-    if (!json.ok) throw new StructuredOutputParseError([{ path: '', message: json.error }], raw);
+    if (!json.ok) {
+      // JSON.parse quotes the text it choked on; with capture DISABLED no answer text leaves the model.
+      const message = raw === undefined ? WITHHELD_SYNTAX_ERROR : json.error;
+      throw new StructuredOutputParseError([{ path: '', message }], raw);
+    }
     const result = this.check(json.value);
     if (!result.ok) throw new StructuredOutputParseError(result.errors, raw);
     return result.value;

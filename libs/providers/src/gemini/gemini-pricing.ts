@@ -3,7 +3,8 @@
  * cache-read rate) and output (thinking tokens included, as Google bills them). Gemini bills no cache
  * write per token, so that class is priced as input. A model without a price costs zero.
  */
-import { type CostCalculator, CostEstimate, Pricing, type Usage } from '@helios/core';
+import { type CostCalculator, Pricing } from '@helios/core';
+import { pricedCalculator, type UnpricedOptions } from '../shared/priced-calculator.js';
 import { findGeminiModel } from './gemini-catalogue.js';
 
 /** When the rates were last checked (a copy of Google's pricing page dated that day). */
@@ -16,25 +17,11 @@ function pricing(modelId: string): Pricing | undefined {
   return Pricing.ofUsdPerMillion(prices.input, prices.output, { cacheRead: prices.cachedInput });
 }
 
-export interface GeminiPricingOptions {
-  /** Told once per model id that has no price (it costs zero), e.g. to write one log line. */
-  readonly onUnpriced?: (modelId: string) => void;
-}
+export type GeminiPricingOptions = UnpricedOptions;
 
 /** A CostCalculator for every priced Gemini model. */
 function calculator(options: GeminiPricingOptions = {}): CostCalculator {
-  const told = new Set<string>();
-  return Object.freeze({
-    cost(modelId: string, usage: Usage): CostEstimate {
-      const rates = pricing(modelId);
-      if (rates !== undefined) return Pricing.cost(rates, usage);
-      if (!told.has(modelId)) {
-        told.add(modelId);
-        options.onUnpriced?.(modelId);
-      }
-      return CostEstimate.ZERO;
-    },
-  });
+  return pricedCalculator(pricing, options);
 }
 
 export const GeminiPricing = { AS_OF, pricing, calculator } as const;

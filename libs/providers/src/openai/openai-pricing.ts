@@ -3,7 +3,8 @@
  * cache-read rate) and output. OpenAI bills no separate cache write, so that class is priced as input.
  * A model without a price (unknown id, or a catalogued model whose rate is not checked yet) costs zero.
  */
-import { type CostCalculator, CostEstimate, Pricing, type Usage } from '@helios/core';
+import { type CostCalculator, Pricing } from '@helios/core';
+import { pricedCalculator, type UnpricedOptions } from '../shared/priced-calculator.js';
 import { findOpenAiModel } from './openai-catalogue.js';
 
 /** When the rates were last checked against OpenAI's pricing page. */
@@ -16,25 +17,11 @@ function pricing(modelId: string): Pricing | undefined {
   return Pricing.ofUsdPerMillion(prices.input, prices.output, { cacheRead: prices.cachedInput });
 }
 
-export interface OpenAiPricingOptions {
-  /** Told once per model id that has no price (it costs zero), e.g. to write one log line. */
-  readonly onUnpriced?: (modelId: string) => void;
-}
+export type OpenAiPricingOptions = UnpricedOptions;
 
 /** A CostCalculator for every priced OpenAI model (dated snapshot ids included). */
 function calculator(options: OpenAiPricingOptions = {}): CostCalculator {
-  const told = new Set<string>();
-  return Object.freeze({
-    cost(modelId: string, usage: Usage): CostEstimate {
-      const rates = pricing(modelId);
-      if (rates !== undefined) return Pricing.cost(rates, usage);
-      if (!told.has(modelId)) {
-        told.add(modelId);
-        options.onUnpriced?.(modelId);
-      }
-      return CostEstimate.ZERO;
-    },
-  });
+  return pricedCalculator(pricing, options);
 }
 
 export const OpenAiPricing = { AS_OF, pricing, calculator } as const;

@@ -90,25 +90,29 @@ describe('two API processes on one database', () => {
       body: JSON.stringify(body),
     }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, string> }));
 
-  it(`${PAIRS} concurrent evaluate+audit pairs against a budget of ${ADMITTED} charge exactly ${ADMITTED}`, async () => {
-    const outcomes = await Promise.all(
-      Array.from({ length: PAIRS }, async (_, i) => {
-        const adapter = adapters[i % 2] as string;
-        const evaluated = await post(adapter, '/evaluate', {
-          tool: { name: 'pay' },
-          arguments: { amount: 1, i },
-        });
-        if (evaluated.body.decision !== 'allow') return { decision: evaluated.body.decision, i };
-        // Audited by the OTHER process: pending evaluations and holds live in the shared database.
-        const auditor = adapters[(i + 1) % 2] as string;
-        const audited = await post(auditor, '/audit', {
-          evaluation_id: evaluated.body.evaluation_id,
-          status: 'success',
-        });
-        expect(audited.status).toBe(201);
-        return { decision: 'charged', i, auditRecordId: audited.body.audit_record_id };
-      }),
-    );
+  it(`${PAIRS} evaluate+audit pairs (${PAIRS - 20} of them at once) against a budget of ${ADMITTED} charge exactly ${ADMITTED}`, async () => {
+    const pair = async (i: number) => {
+      const adapter = adapters[i % 2] as string;
+      const evaluated = await post(adapter, '/evaluate', {
+        tool: { name: 'pay' },
+        arguments: { amount: 1, i },
+      });
+      if (evaluated.body.decision !== 'allow') return { decision: evaluated.body.decision, i };
+      // Audited by the OTHER process: pending evaluations and holds live in the shared database.
+      const auditor = adapters[(i + 1) % 2] as string;
+      const audited = await post(auditor, '/audit', {
+        evaluation_id: evaluated.body.evaluation_id,
+        status: 'success',
+      });
+      expect(audited.status).toBe(201);
+      return { decision: 'charged', i, auditRecordId: audited.body.audit_record_id };
+    };
+    // Each process batches the calls that arrive together, so one batch could take every slot: an
+    // opening wave of 20 (which both processes win, whichever locks the pot first), then the rest at
+    // once racing for the remaining 30.
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, n) => from + n);
+    const opening = await Promise.all(range(0, 20).map(pair));
+    const outcomes = [...opening, ...(await Promise.all(range(20, PAIRS).map(pair)))];
     const charged = outcomes.filter((o) => o.decision === 'charged');
     expect(charged).toHaveLength(ADMITTED);
     expect(outcomes.filter((o) => o.decision === 'budget_exceeded')).toHaveLength(PAIRS - ADMITTED);

@@ -34,6 +34,11 @@ export interface AnthropicModelSpec {
   readonly rules: ReasoningRules;
   /** Whether tool_choice `any`/`tool` is accepted (signed-thinking models refuse it). */
   readonly forcedToolChoice: boolean;
+  /**
+   * Whether the model accepts earlier turns' thinking back only under the system prompt and tool set it
+   * was produced under (anthropic-prompt-binding.ts).
+   */
+  readonly bindsThinkingToPrompt: boolean;
   readonly prices: AnthropicPrices;
 }
 
@@ -87,7 +92,12 @@ function model(
   id: string,
   rules: ReasoningRules,
   prices: readonly [input: string, output: string, cacheRead: string],
-  options: { readonly context?: number; readonly maxOutput?: number; readonly forced?: boolean } = {},
+  options: {
+    readonly context?: number;
+    readonly maxOutput?: number;
+    readonly forced?: boolean;
+    readonly bound?: boolean;
+  } = {},
 ): AnthropicModelSpec {
   return Object.freeze({
     id,
@@ -95,18 +105,22 @@ function model(
     maxOutputTokens: options.maxOutput ?? 128 * K,
     rules,
     forcedToolChoice: options.forced ?? true,
+    bindsThinkingToPrompt: options.bound ?? false,
     prices: Object.freeze({ input: prices[0], output: prices[1], cacheRead: prices[2] }),
   });
 }
 
 export const ANTHROPIC_MODELS: readonly AnthropicModelSpec[] = Object.freeze([
-  model('claude-fable-5-1', RULES.ALWAYS_ON_WITH_PROGRESS, ['10', '50', '0.25'], { forced: false }),
+  model('claude-fable-5-1', RULES.ALWAYS_ON_WITH_PROGRESS, ['10', '50', '0.25'], {
+    forced: false,
+    bound: true,
+  }),
   model('claude-mythos-5-1', RULES.ALWAYS_ON_WITH_PROGRESS, ['10', '50', '0.25'], { forced: false }),
   model('claude-fable-5', RULES.ALWAYS_ON_WITH_PROGRESS, ['10', '50', '1']),
   model('claude-mythos-5', RULES.ALWAYS_ON, ['10', '50', '1']),
-  model('claude-opus-5-5', RULES.ALWAYS_ON_WITH_PROGRESS, ['4', '20', '0.2'], { forced: false }),
+  model('claude-opus-5-5', RULES.ALWAYS_ON_WITH_PROGRESS, ['4', '20', '0.2'], { forced: false, bound: true }),
   model('claude-opus-5', RULES.OFF_WHEN_DISABLED, ['5', '25', '0.5']),
-  model('claude-sonnet-5-5', RULES.OFF_BETWEEN_TOOLS, ['2', '10', '0.2'], { forced: false }),
+  model('claude-sonnet-5-5', RULES.OFF_BETWEEN_TOOLS, ['2', '10', '0.2'], { forced: false, bound: true }),
   model('claude-sonnet-5', RULES.OFF_WHEN_DISABLED, ['2', '10', '0.2']),
   model('claude-opus-4-8', RULES.OFF_WHEN_OMITTED, ['5', '25', '0.5']),
   model('claude-opus-4-7', RULES.OFF_WHEN_OMITTED, ['5', '25', '0.5']),

@@ -2,6 +2,8 @@
  * Core messages as Messages API `system` + `messages`. An assistant turn that carries its raw content
  * blocks in metadata (`anthropic.rawContent`) is sent back exactly as received, and signed thinking
  * (`anthropic.thinkingBlocks`) is replayed with its signatures: both are bound to what the model wrote.
+ * On a model that binds thinking to its prompt, a turn produced under another prompt goes without its
+ * thinking (anthropic-prompt-binding.ts).
  */
 import {
   type AssistantMessage,
@@ -14,6 +16,7 @@ import {
 import { isRecord } from '../shared/error-mapping.js';
 import { base64Of } from '../shared/inline-data.js';
 import { METADATA } from './anthropic-metadata.js';
+import { isThinkingBlock, keepsThinking } from './anthropic-prompt-binding.js';
 
 export type Block = Record<string, unknown>;
 
@@ -27,8 +30,12 @@ export function systemText(messages: readonly Message[]): string {
   return messages.flatMap((message) => (message.role === 'system' ? [message.content] : [])).join('\n\n');
 }
 
-/** The conversation without system messages; consecutive tool results share one user message. */
-export function wireMessages(messages: readonly Message[]): WireMessage[] {
+/**
+ * The conversation without system messages; consecutive tool results share one user message.
+ * `boundTo`: the request's prompt fingerprint when the model binds thinking to its prompt; assistant
+ * turns recorded under another fingerprint are sent without their thinking.
+ */
+export function wireMessages(messages: readonly Message[], boundTo?: string): WireMessage[] {
   const wire: WireMessage[] = [];
   let results: Block[] | undefined;
   for (const message of messages) {
@@ -43,7 +50,7 @@ export function wireMessages(messages: readonly Message[]): WireMessage[] {
     results = undefined;
     if (message.role === 'user') wire.push({ role: 'user', content: userBlocks(message) });
     else if (message.role === 'assistant')
-      wire.push({ role: 'assistant', content: assistantBlocks(message) });
+      wire.push({ role: 'assistant', content: assistantBlocks(message, keepsThinking(message, boundTo)) });
   }
   return wire;
 }
@@ -73,12 +80,16 @@ function fileBlock(file: InlineFile): Block {
   );
 }
 
-function assistantBlocks(message: AssistantMessage): Block[] {
+/** Text, tool calls and server-tool blocks always go back; thinking only when `withThinking`. */
+function assistantBlocks(message: AssistantMessage, withThinking: boolean): Block[] {
   const raw = message.metadata[METADATA.rawContent];
-  if (raw !== undefined) return parseBlocks(raw);
+  if (raw !== undefined) {
+    const blocks = parseBlocks(raw);
+    return withThinking ? blocks : orEmptyText(blocks.filter((block) => !isThinkingBlock(block)));
+  }
   const blocks: Block[] = [];
   const signed = message.metadata[METADATA.thinkingBlocks];
-  if (signed !== undefined) {
+  if (signed !== undefined && withThinking) {
     for (const block of parseBlocks(signed)) {
       blocks.push({ type: 'thinking', thinking: block['text'], signature: block['signature'] });
     }
@@ -87,6 +98,11 @@ function assistantBlocks(message: AssistantMessage): Block[] {
   for (const call of message.toolCalls) {
     blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
   }
+  return orEmptyText(blocks);
+}
+
+/** An assistant turn with nothing to send back still takes its place in the conversation. */
+function orEmptyText(blocks: Block[]): Block[] {
   if (blocks.length === 0) blocks.push({ type: 'text', text: '' });
   return blocks;
 }

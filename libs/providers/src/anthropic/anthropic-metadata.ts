@@ -15,4 +15,10 @@ export const METADATA = {
    * (redacted thinking, server-tool blocks, a paused and continued turn). Replayed verbatim.
    */
   rawContent: 'anthropic.rawContent',
+  /**
+   * sha256 (hex) of the system prompt and tool set the turn was produced under, written when the turn
+   * has thinking. Models that bind thinking to its prompt get this turn's thinking back only while the
+   * request's fingerprint is the same.
+   */
+  promptFingerprint: 'anthropic.promptFingerprint',
 } as const;

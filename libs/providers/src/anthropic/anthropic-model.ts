@@ -48,6 +48,7 @@ export function createAnthropicModel(
     http,
     options,
     cachePolicy,
+    bindsThinkingToPrompt: spec?.bindsThinkingToPrompt ?? false,
   };
   const contextWindow = config.contextWindow ?? spec?.contextWindow;
   return createModel({

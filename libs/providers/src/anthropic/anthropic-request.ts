@@ -20,18 +20,25 @@ export interface AnthropicBodyInput {
   readonly request: ModelRequest;
   /** Content of a paused turn so far, sent back as the last assistant message to continue it. */
   readonly continuation: readonly Block[];
+  /** Whether the model accepts earlier thinking back only under the prompt it was produced under. */
+  readonly bindsThinkingToPrompt: boolean;
+  /** `promptFingerprint` of this request's system prompt (as sent) and tools. */
+  readonly fingerprint: string;
 }
 
 export function buildAnthropicBody(input: AnthropicBodyInput): Record<string, unknown> {
   const { request, options } = input;
   const cache = cacheControl(input.cachePolicy);
-  const messages = wireMessages(request.messages);
+  const messages = wireMessages(
+    request.messages,
+    input.bindsThinkingToPrompt ? input.fingerprint : undefined,
+  );
   if (input.continuation.length > 0) {
     messages.push({ role: 'assistant', content: structuredClone([...input.continuation]) });
   }
   if (cache !== undefined) markLastBlocks(messages, cache);
   const body: Record<string, unknown> = { model: input.modelId, max_tokens: options.maxTokens };
-  const system = withSchemaInstruction(systemText(request.messages), request);
+  const system = systemPrompt(request);
   if (system !== '')
     body['system'] = cache === undefined ? system : [{ type: 'text', text: system, cache_control: cache }];
   body['messages'] = messages.map(compact);
@@ -70,8 +77,12 @@ function compact(message: WireMessage): Record<string, unknown> {
   return { role: message.role, content: plain ? only['text'] : message.content };
 }
 
-/** The Messages API has no JSON mode: the schema travels as an instruction in the system prompt. */
-function withSchemaInstruction(system: string, request: ModelRequest): string {
+/**
+ * The system prompt as sent. The Messages API has no JSON mode: the schema travels as an instruction in
+ * the system prompt.
+ */
+export function systemPrompt(request: ModelRequest): string {
+  const system = systemText(request.messages);
   if (request.schema === undefined) return system;
   const when =
     request.tools.length > 0 ? 'When you give your final answer (after any tool calls), answer' : 'Answer';

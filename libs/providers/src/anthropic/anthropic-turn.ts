@@ -10,7 +10,8 @@ import { type HttpSettings, postForEvents } from '../shared/provider-http.js';
 import { type Block } from './anthropic-messages.js';
 import { METADATA } from './anthropic-metadata.js';
 import { type AnthropicRequestOptions } from './anthropic-options.js';
-import { buildAnthropicBody } from './anthropic-request.js';
+import { isThinkingBlock, promptFingerprint } from './anthropic-prompt-binding.js';
+import { buildAnthropicBody, systemPrompt } from './anthropic-request.js';
 import { type AnthropicSegment, AnthropicStreamState } from './anthropic-stream.js';
 import { type CachePolicy } from './cache-policy.js';
 
@@ -32,6 +33,8 @@ export interface AnthropicEndpoint {
   readonly http: HttpSettings;
   readonly options: AnthropicRequestOptions;
   readonly cachePolicy: CachePolicy;
+  /** From the catalogue; false for an uncatalogued id. */
+  readonly bindsThinkingToPrompt: boolean;
 }
 
 export async function* anthropicTurn(
@@ -41,8 +44,9 @@ export async function* anthropicTurn(
 ): AsyncGenerator<ModelChunk, void, undefined> {
   const segments: AnthropicSegment[] = [];
   let continuation: Block[] = [];
+  const fingerprint = promptFingerprint(systemPrompt(request), request.tools);
   for (;;) {
-    const body = buildAnthropicBody({ ...endpoint, request, continuation });
+    const body = buildAnthropicBody({ ...endpoint, request, continuation, fingerprint });
     const state = new AnthropicStreamState(endpoint.http);
     const events = postForEvents(endpoint.http, {
       url: endpoint.url,
@@ -70,10 +74,10 @@ export async function* anthropicTurn(
     }
     continuation = [...continuation, ...segment.blocks];
   }
-  yield turnStop(segments);
+  yield turnStop(segments, fingerprint);
 }
 
-function turnStop(segments: readonly AnthropicSegment[]): MessageStop {
+function turnStop(segments: readonly AnthropicSegment[], fingerprint: string): MessageStop {
   const last = segments[segments.length - 1] as AnthropicSegment;
   const usage = segments.reduce((sum, segment) => Usage.plus(sum, segment.usage), Usage.ZERO);
   const toolCalls = segments.reduce((sum, segment) => sum + segment.toolCalls, 0);
@@ -89,6 +93,11 @@ function turnStop(segments: readonly AnthropicSegment[]): MessageStop {
   }
   if (segments.length > 1 || segments.some((segment) => segment.needsRawContent)) {
     metadata[METADATA.rawContent] = JSON.stringify(segments.flatMap((segment) => segment.blocks));
+  }
+  // Written on every model (cheap, and the history may move to a model that binds thinking), but only
+  // when there is thinking to bind: a turn without it replays the same under any prompt.
+  if (segments.some((segment) => segment.blocks.some(isThinkingBlock))) {
+    metadata[METADATA.promptFingerprint] = fingerprint;
   }
   return { type: 'MessageStop', finishReason, usage, metadata };
 }

@@ -3,9 +3,9 @@
  * (refusals name model, value and accepted values); an id the catalogue does not know is sent as given.
  * The key travels in `x-api-key`, held where neither errors nor `inspect` can show it.
  */
-import { createModel, InvalidArgumentError, type Model, type ModelConfig } from '@helios/core';
-import { ApiKey } from '../shared/api-key.js';
-import { endpoint, type HttpSettings } from '../shared/provider-http.js';
+import { createModel, type Model, type ModelConfig } from '@helios/core';
+import { keyedHttp } from '../shared/model-setup.js';
+import { endpoint } from '../shared/provider-http.js';
 import { findAnthropicModel } from './anthropic-catalogue.js';
 import { anthropicRequestOptions } from './anthropic-options.js';
 import { anthropicTurn, type AnthropicEndpoint } from './anthropic-turn.js';
@@ -20,21 +20,10 @@ export function createAnthropicModel(
   config: ModelConfig,
   cachePolicy: CachePolicy = CachePolicy.shortLived(),
 ): Model {
-  if (modelId.trim() === '') throw new InvalidArgumentError('anthropic: model id must be non-blank');
-  const apiKey = ApiKey.of(config.apiKey);
-  if (apiKey === undefined && config.baseUrl === undefined) {
-    throw new InvalidArgumentError(
-      `anthropic model '${modelId}' needs an apiKey (or a baseUrl that authenticates itself)`,
-    );
-  }
+  const http = keyedHttp(ANTHROPIC_PROVIDER, modelId, config);
+  const { apiKey } = http;
   const spec = findAnthropicModel(modelId);
   const options = anthropicRequestOptions(modelId, spec, config);
-  const http: HttpSettings = {
-    provider: ANTHROPIC_PROVIDER,
-    apiKey,
-    responseTimeoutMs: config.responseTimeoutMs,
-    streamIdleTimeoutMs: config.streamIdleTimeoutMs,
-  };
   const defaults: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
   if (options.betas.length > 0) defaults['anthropic-beta'] = options.betas.join(',');
   const target: AnthropicEndpoint = {

@@ -3,7 +3,8 @@
  * in the Messages API: the request carries exactly what was asked, or creation throws naming the model,
  * the rejected value and the accepted ones. Nothing is clamped or silently dropped.
  */
-import { InvalidArgumentError, type ModelConfig, Reasoning, type ReasoningEffort } from '@helios/core';
+import { type ModelConfig, Reasoning, type ReasoningEffort } from '@helios/core';
+import { refusal, type Refuse } from '../shared/model-setup.js';
 import {
   type AnthropicModelSpec,
   type ReasoningRules,
@@ -40,7 +41,7 @@ export function anthropicRequestOptions(
   spec: AnthropicModelSpec | undefined,
   config: ModelConfig,
 ): AnthropicRequestOptions {
-  const refuse = refusal(modelId);
+  const refuse = refusal('anthropic', modelId);
   const rules = spec?.rules ?? UNCATALOGUED_RULES;
   const ceiling = spec?.maxOutputTokens;
   if (config.seed !== undefined) throw refuse('seed', String(config.seed), ['none (no seed parameter)']);
@@ -82,15 +83,6 @@ export function anthropicRequestOptions(
   const toolChoice = anthropicToolChoice(refuse, spec, config);
   if (toolChoice !== undefined) fields['tool_choice'] = toolChoice;
   return { fields, betas, maxTokens };
-}
-
-type Refuse = (option: string, value: string, accepted: readonly string[]) => InvalidArgumentError;
-
-function refusal(modelId: string): Refuse {
-  return (option, value, accepted) =>
-    new InvalidArgumentError(
-      `anthropic model '${modelId}' does not accept ${option} ${value}; accepted: ${accepted.join(', ')}`,
-    );
 }
 
 function offThinking(refuse: Refuse, rules: ReasoningRules): Record<string, string> | undefined {

@@ -18,10 +18,15 @@ describe('AnthropicPricing', () => {
   });
 
   it('prices dated snapshots as their family and unknown ids at zero', () => {
-    const calculator = AnthropicPricing.calculator(CachePolicy.shortLived());
+    const unpriced: string[] = [];
+    const calculator = AnthropicPricing.calculator(CachePolicy.shortLived(), {
+      onUnpriced: (modelId) => unpriced.push(modelId),
+    });
     const usage = Usage.of(2 * MILLION, 0);
     expect(calculator.cost('claude-haiku-4-5-20251001', usage).microUsd).toBe(2_000_000n);
     expect(calculator.cost('claude-unknown', usage).microUsd).toBe(0n);
+    expect(calculator.cost('claude-unknown', usage).microUsd).toBe(0n);
+    expect(unpriced).toEqual(['claude-unknown']);
     expect(AnthropicPricing.pricing('claude-unknown', CachePolicy.shortLived())).toBeUndefined();
   });
 

@@ -3,7 +3,8 @@
  * cache-write rate of the policy's TTL (1.25× input for five minutes, 2× for one hour). Server-tool
  * per-request fees are not included. A model the catalogue does not know costs zero.
  */
-import { type CostCalculator, CostEstimate, Pricing, type Usage, usdToMicroUsd } from '@helios/core';
+import { type CostCalculator, Pricing, usdToMicroUsd } from '@helios/core';
+import { pricedCalculator, type UnpricedOptions } from '../shared/priced-calculator.js';
 import { findAnthropicModel } from './anthropic-catalogue.js';
 import { type CachePolicy } from './cache-policy.js';
 
@@ -25,14 +26,12 @@ function pricing(modelId: string, policy: CachePolicy): Pricing | undefined {
   });
 }
 
-/** A CostCalculator for every catalogued Claude model (dated snapshot ids included). */
-function calculator(policy: CachePolicy): CostCalculator {
-  return Object.freeze({
-    cost(modelId: string, usage: Usage): CostEstimate {
-      const rates = pricing(modelId, policy);
-      return rates === undefined ? CostEstimate.ZERO : Pricing.cost(rates, usage);
-    },
-  });
+/**
+ * A CostCalculator for every catalogued Claude model (dated snapshot ids included); an unknown id costs
+ * zero and is told to `onUnpriced` once.
+ */
+function calculator(policy: CachePolicy, options: UnpricedOptions = {}): CostCalculator {
+  return pricedCalculator((modelId) => pricing(modelId, policy), options);
 }
 
 export const AnthropicPricing = { AS_OF, pricing, calculator } as const;

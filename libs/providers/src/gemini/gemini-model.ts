@@ -6,9 +6,8 @@
  * travels in `x-goog-api-key`, held where neither errors nor `inspect` can show it. This provider
  * logs nothing: no prompts, answers, thinking, keys or file URIs.
  */
-import { createModel, InvalidArgumentError, type Model, type ModelConfig } from '@helios/core';
-import { ApiKey } from '../shared/api-key.js';
-import { type HttpSettings } from '../shared/provider-http.js';
+import { createModel, type Model, type ModelConfig } from '@helios/core';
+import { keyedHttp } from '../shared/model-setup.js';
 import { findGeminiModel } from './gemini-catalogue.js';
 import { GEMINI_API_REVISION, geminiEndpoint, type GeminiEndpointOptions, under } from './gemini-endpoint.js';
 import { geminiRequestOptions } from './gemini-options.js';
@@ -21,22 +20,11 @@ export function createGeminiModel(
   config: ModelConfig,
   endpointOptions: GeminiEndpointOptions = {},
 ): Model {
-  if (modelId.trim() === '') throw new InvalidArgumentError('gemini: model id must be non-blank');
-  const apiKey = ApiKey.of(config.apiKey);
-  if (apiKey === undefined && config.baseUrl === undefined) {
-    throw new InvalidArgumentError(
-      `gemini model '${modelId}' needs an apiKey (or a baseUrl that authenticates itself)`,
-    );
-  }
+  const http = keyedHttp(GEMINI_PROVIDER, modelId, config);
+  const { apiKey } = http;
   const spec = findGeminiModel(modelId);
   const options = geminiRequestOptions(modelId, spec, config);
   const { apiVersion, prefix } = geminiEndpoint(`gemini model '${modelId}'`, config, endpointOptions);
-  const http: HttpSettings = {
-    provider: GEMINI_PROVIDER,
-    apiKey,
-    responseTimeoutMs: config.responseTimeoutMs,
-    streamIdleTimeoutMs: config.streamIdleTimeoutMs,
-  };
   const defaults = { 'api-revision': GEMINI_API_REVISION };
   const target: GeminiTarget = {
     modelId,

@@ -4,13 +4,13 @@
  * naming the model, the rejected value and the accepted ones. Nothing is clamped or silently dropped.
  */
 import {
-  InvalidArgumentError,
   type ModelConfig,
   Reasoning,
   ReasoningDisplay,
   type ReasoningLevel,
   type ToolChoice,
 } from '@helios/core';
+import { refusal, type Refuse } from '../shared/model-setup.js';
 import { type GeminiModelSpec, UNCATALOGUED_LEVELS } from './gemini-catalogue.js';
 
 /** The Interactions API's temperature range. */
@@ -26,17 +26,12 @@ export interface GeminiRequestOptions {
   readonly maxOutputTokens: number | undefined;
 }
 
-type Refuse = (option: string, value: string, accepted: readonly string[]) => InvalidArgumentError;
-
 export function geminiRequestOptions(
   modelId: string,
   spec: GeminiModelSpec | undefined,
   config: ModelConfig,
 ): GeminiRequestOptions {
-  const refuse: Refuse = (option, value, accepted) =>
-    new InvalidArgumentError(
-      `gemini model '${modelId}' does not accept ${option} ${value}; accepted: ${accepted.join(', ')}`,
-    );
+  const refuse = refusal('gemini', modelId);
   const ceiling = spec?.maxOutputTokens;
   if (ceiling !== undefined && config.maxOutputTokens !== undefined && config.maxOutputTokens > ceiling) {
     throw refuse('maxOutputTokens', String(config.maxOutputTokens), [`1..${ceiling}`]);

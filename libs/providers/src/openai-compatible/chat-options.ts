@@ -3,13 +3,8 @@
  * model is checked at creation, so a config that would be sent differently from what it says throws
  * there, naming the model, the rejected value and what is accepted.
  */
-import {
-  InvalidArgumentError,
-  type ModelConfig,
-  Reasoning,
-  ReasoningDisplay,
-  type ToolChoice,
-} from '@helios/core';
+import { type ModelConfig, Reasoning, ReasoningDisplay, type ToolChoice } from '@helios/core';
+import { refusal } from '../shared/model-setup.js';
 
 /** `reasoning_effort` as servers that follow OpenAI spell it; Off is `none`. */
 export function chatReasoningEffort(reasoning: Reasoning): string {
@@ -31,16 +26,17 @@ export function chatToolChoice(choice: ToolChoice): string | Record<string, unkn
 
 /** Throws for options Chat Completions has no field for, instead of dropping them silently. */
 export function checkChatConfig(modelId: string, config: ModelConfig): void {
+  const refuse = refusal('openai-compatible', modelId);
   const reasoning = config.reasoning;
   if (reasoning?.type === 'Effort' && reasoning.display !== ReasoningDisplay.HIDDEN) {
-    throw refusal(modelId, 'reasoning', Reasoning.describe(reasoning), [
+    throw refuse('reasoning', Reasoning.describe(reasoning), [
       `Effort(<level>, ${ReasoningDisplay.HIDDEN})`,
       'Off',
     ]);
   }
   const choice = config.toolChoice;
   if (choice?.type === 'Required' && choice.allowedTools.length > 1) {
-    throw refusal(modelId, 'toolChoice', `Required(${choice.allowedTools.join(', ')})`, [
+    throw refuse('toolChoice', `Required(${choice.allowedTools.join(', ')})`, [
       'Auto',
       'Any',
       'None',
@@ -48,12 +44,6 @@ export function checkChatConfig(modelId: string, config: ModelConfig): void {
     ]);
   }
   if (config.apiVersion !== undefined) {
-    throw refusal(modelId, 'apiVersion', config.apiVersion, ['none (the version is in the base URL)']);
+    throw refuse('apiVersion', config.apiVersion, ['none (the version is in the base URL)']);
   }
-}
-
-function refusal(modelId: string, option: string, value: string, accepted: readonly string[]): Error {
-  return new InvalidArgumentError(
-    `openai-compatible model '${modelId}' does not accept ${option} ${value}; accepted: ${accepted.join(', ')}`,
-  );
 }

@@ -4,9 +4,9 @@
  * catalogue does not know is sent as given. The key travels as a bearer token, held where neither
  * errors nor `inspect` can show it.
  */
-import { createModel, InvalidArgumentError, type Model, type ModelConfig } from '@helios/core';
-import { ApiKey } from '../shared/api-key.js';
-import { endpoint, type HttpSettings, postForEvents } from '../shared/provider-http.js';
+import { createModel, type Model, type ModelConfig } from '@helios/core';
+import { keyedHttp } from '../shared/model-setup.js';
+import { endpoint, postForEvents } from '../shared/provider-http.js';
 import { findOpenAiModel } from './openai-catalogue.js';
 import { openAiRequestOptions } from './openai-options.js';
 import { buildOpenAiBody } from './openai-request.js';
@@ -16,21 +16,10 @@ export const OPENAI_PROVIDER = 'openai';
 export const OPENAI_BASE_URL = 'https://api.openai.com';
 
 export function createOpenAiModel(modelId: string, config: ModelConfig): Model {
-  if (modelId.trim() === '') throw new InvalidArgumentError('openai: model id must be non-blank');
-  const apiKey = ApiKey.of(config.apiKey);
-  if (apiKey === undefined && config.baseUrl === undefined) {
-    throw new InvalidArgumentError(
-      `openai model '${modelId}' needs an apiKey (or a baseUrl that authenticates itself)`,
-    );
-  }
+  const http = keyedHttp(OPENAI_PROVIDER, modelId, config);
+  const { apiKey } = http;
   const spec = findOpenAiModel(modelId);
   const options = openAiRequestOptions(modelId, spec, config);
-  const http: HttpSettings = {
-    provider: OPENAI_PROVIDER,
-    apiKey,
-    responseTimeoutMs: config.responseTimeoutMs,
-    streamIdleTimeoutMs: config.streamIdleTimeoutMs,
-  };
   const url = endpoint(config.effectiveBaseUrl(OPENAI_BASE_URL), '/v1/responses');
   const contextWindow = config.contextWindow ?? spec?.contextWindow;
   return createModel({

@@ -3,13 +3,8 @@
  * in the Responses API: the request carries exactly what was asked, or creation throws naming the
  * model, the rejected value and the accepted ones. Nothing is clamped or silently dropped.
  */
-import {
-  InvalidArgumentError,
-  type ModelConfig,
-  Reasoning,
-  ReasoningDisplay,
-  type ToolChoice,
-} from '@helios/core';
+import { type ModelConfig, Reasoning, ReasoningDisplay, type ToolChoice } from '@helios/core';
+import { refusal, type Refuse } from '../shared/model-setup.js';
 import { OPENAI_RULES, type OpenAiModelSpec, type OpenAiReasoningRules } from './openai-catalogue.js';
 
 /** The request fields fixed by the config (reasoning, sampling, output ceiling, tool choice). */
@@ -21,17 +16,12 @@ export interface OpenAiRequestOptions {
   readonly maxOutputTokens: number | undefined;
 }
 
-type Refuse = (option: string, value: string, accepted: readonly string[]) => InvalidArgumentError;
-
 export function openAiRequestOptions(
   modelId: string,
   spec: OpenAiModelSpec | undefined,
   config: ModelConfig,
 ): OpenAiRequestOptions {
-  const refuse: Refuse = (option, value, accepted) =>
-    new InvalidArgumentError(
-      `openai model '${modelId}' does not accept ${option} ${value}; accepted: ${accepted.join(', ')}`,
-    );
+  const refuse = refusal('openai', modelId);
   const rules = spec?.rules ?? OPENAI_RULES.UNCATALOGUED;
   const ceiling = spec?.maxOutputTokens;
   if (config.seed !== undefined) throw refuse('seed', String(config.seed), ['none (no seed parameter)']);

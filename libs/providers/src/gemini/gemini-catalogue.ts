@@ -48,9 +48,12 @@ function model(
 
 export const GEMINI_MODELS: readonly GeminiModelSpec[] = Object.freeze([
   model('gemini-3.8-flash', FLASH_LEVELS),
-  model('gemini-3.5-flash', FLASH_LEVELS),
+  // Input and output as Google's pricing page lists them (seen through a third-party copy, 2026-12-01);
+  // cached input at the 10 % of input the Gemini 3 models bill. 3.8 Flash has no published price, and
+  // 3.1 Pro's is tiered by prompt length (which Pricing cannot say): both cost zero, reported once.
+  model('gemini-3.5-flash', FLASH_LEVELS, ['1.5', '0.15', '9']),
   model('gemini-3.1-pro-preview', PRO_LEVELS),
-  model('gemini-3.1-flash-lite', FLASH_LEVELS),
+  model('gemini-3.1-flash-lite', FLASH_LEVELS, ['0.25', '0.025', '1.5']),
   // Text/image/video rates; audio input is billed higher and is not modelled.
   model('gemini-3-flash-preview', FLASH_LEVELS, ['0.5', '0.05', '3']),
 ]);

@@ -12,6 +12,12 @@ describe('GeminiPricing', () => {
     expect(GeminiPricing.pricing('models/gemini-3-flash-preview')?.cacheReadMicroUsdPerMillion).toBe(50_000n);
   });
 
+  it('prices 3.5 Flash and 3.1 Flash-Lite', () => {
+    const calculator = GeminiPricing.calculator();
+    expect(calculator.cost('gemini-3.5-flash', Usage.of(MILLION, MILLION)).microUsd).toBe(10_500_000n);
+    expect(calculator.cost('gemini-3.1-flash-lite', Usage.of(MILLION, MILLION)).microUsd).toBe(1_750_000n);
+  });
+
   it('unpriced and unknown ids cost zero and are reported once', () => {
     const unpriced: string[] = [];
     const calculator = GeminiPricing.calculator({ onUnpriced: (id) => unpriced.push(id) });

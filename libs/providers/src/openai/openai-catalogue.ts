@@ -94,10 +94,13 @@ export const OPENAI_MODELS: readonly OpenAiModelSpec[] = Object.freeze([
   model('gpt-6-astra', R.ALWAYS_REASONS, [LONG_CONTEXT, 128 * K]),
   model('gpt-6-sol', R.NONE_TO_MAX, [LONG_CONTEXT, 128 * K]),
   model('gpt-6-luna', R.NONE_TO_MAX, [LONG_CONTEXT, 128 * K]),
-  model('gpt-5.6-sol', R.NONE_TO_MAX, [LONG_CONTEXT, 128 * K]),
+  // The GPT-5.6 sizes: input and output as OpenAI's Help Center preview lists them (seen through a
+  // third-party copy, 2026-12-01); cached input at the 10 % of input every GPT-5 tier bills. The plain
+  // `gpt-5.6` id and the GPT-6 models have no published price yet: they cost zero and are reported once.
+  model('gpt-5.6-sol', R.NONE_TO_MAX, [LONG_CONTEXT, 128 * K], ['5', '0.5', '30']),
   model('gpt-5.6', R.NONE_TO_MAX, [LONG_CONTEXT, 128 * K]),
-  model('gpt-5.6-terra', R.NONE_TO_MAX, [LONG_CONTEXT, 128 * K]),
-  model('gpt-5.6-luna', R.NONE_TO_MAX, [LONG_CONTEXT, 128 * K]),
+  model('gpt-5.6-terra', R.NONE_TO_MAX, [LONG_CONTEXT, 128 * K], ['2.5', '0.25', '15']),
+  model('gpt-5.6-luna', R.NONE_TO_MAX, [LONG_CONTEXT, 128 * K], ['1', '0.1', '6']),
   model('gpt-5.5', R.NONE_TO_XHIGH, [LONG_CONTEXT, 128 * K], ['5', '0.5', '30']),
   model('gpt-5.4', R.NONE_BY_DEFAULT_TO_XHIGH, [LONG_CONTEXT, 128 * K], ['2.5', '0.25', '15']),
   model('gpt-5.4-mini', R.NONE_BY_DEFAULT_TO_XHIGH, [400_000, 128 * K], ['0.75', '0.075', '4.5']),

@@ -29,6 +29,14 @@ describe('OpenAiPricing', () => {
     expect(OpenAiPricing.calculator().cost('gpt-9', usage).microUsd).toBe(0n);
   });
 
+  it('prices the GPT-5.6 sizes, cached input at a tenth of input', () => {
+    const calculator = OpenAiPricing.calculator();
+    expect(calculator.cost('gpt-5.6-luna', Usage.of(MILLION, MILLION)).microUsd).toBe(7_000_000n);
+    expect(calculator.cost('gpt-5.6-sol', Usage.of(0, 0, { cacheReadTokens: MILLION })).microUsd).toBe(
+      500_000n,
+    );
+  });
+
   it('states when the rates were checked', () => {
     expect(OpenAiPricing.AS_OF).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });

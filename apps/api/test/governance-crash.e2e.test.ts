@@ -1,8 +1,10 @@
 /**
- * Crash safety of the governance trail: an API process under evaluate/audit load is killed with
- * SIGKILL; after a restart on the same database every evaluation it ever answered has exactly one audit
- * record — the audit's own when the audit was answered, else an `evaluation_expired` one — and nothing
- * stays pending.
+ * Crash safety of the governance trail and its counters: an API process under evaluate/audit load on a
+ * budgeted tool (every call holds and then charges the pot) is killed with SIGKILL; after a restart on
+ * the same database every evaluation it ever answered has exactly one audit record — the audit's own
+ * when the audit was answered, else an `evaluation_expired` one — nothing stays pending, every answered
+ * audit's charge is in the pot with its ledger row, no hold outlives the TTL, and the pot's running sums
+ * are its rows' sums.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,7 +19,12 @@ const TOKEN = 'crash-test-adapter-token-000000000000001';
 async function configFiles(sdkPort: number): Promise<string> {
   const dir = await tempDir();
   const policy = join(dir, 'helio.yaml');
-  await writeFile(policy, `version: '1'\nsdk: { enabled: true, port: ${sdkPort}, evaluation_ttl: 2s }\n`);
+  await writeFile(
+    policy,
+    `version: '1'\nsdk: { enabled: true, port: ${sdkPort}, evaluation_ttl: 2s }\n` +
+      `budgets:\n  - { name: pot, limit: 1000000, currency: USD, window: 1h, ` +
+      `contributors: [ { match: { tool: crash-probe }, field: amount } ] }\n`,
+  );
   const config = join(dir, 'helios.yaml');
   await writeFile(config, `governance:\n  policy: ${policy}\n  sweepIntervalMs: 200\n`);
   return config;
@@ -64,7 +71,10 @@ describe.each(targetFactories)('governance after kill -9 (%s database)', (_name,
       while (!killed) {
         const i = (n += 1);
         try {
-          const evaluated = await post('/evaluate', { tool: { name: 'crash-probe' }, arguments: { n: i } });
+          const evaluated = await post('/evaluate', {
+            tool: { name: 'crash-probe' },
+            arguments: { n: i, amount: 1 },
+          });
           answered.add(i);
           if (i % 2 === 0) continue; // left unaudited: must expire
           const audit = await post('/audit', {
@@ -111,5 +121,30 @@ describe.each(targetFactories)('governance after kill -9 (%s database)', (_name,
     }
     // Every record belongs to one evaluation: none twice.
     expect([...byN.values()].every((records) => records.length === 1)).toBe(true);
+
+    // The pot after the crash: every answered audit's charge and ledger row survived; a charge committed
+    // by an audit whose answer was lost has its record too; no hold outlives the TTL.
+    const ledger = await client.query<{ audit_record_id: string }>(
+      `SELECT audit_record_id FROM budget_events WHERE budget_name = 'pot'`,
+    );
+    const recordIds = new Set(rows.map((row) => row.id));
+    const charged = new Set(ledger.rows.map((row) => row.audit_record_id));
+    expect([...charged].every((id) => recordIds.has(id))).toBe(true);
+    expect(audited.size).toBeGreaterThan(10);
+    for (const auditId of audited.values()) expect(charged.has(auditId), `charge of ${auditId}`).toBe(true);
+    const pot = await client.query(
+      `SELECT b.charged::text, b.charge_count::int, b.held::text, b.hold_count::int,
+         (SELECT count(*)::int FROM limit_charges c WHERE c.bucket_id = b.bucket_id) AS charge_rows,
+         (SELECT count(*)::int FROM limit_holds h WHERE h.bucket_id = b.bucket_id) AS hold_rows,
+         (SELECT count(*)::int FROM budget_events e WHERE e.budget_name = 'pot') AS ledger_rows
+       FROM limit_buckets b WHERE b.family = 'budget'`,
+    );
+    expect(pot.rows).toHaveLength(1);
+    const [state] = pot.rows as [Record<string, unknown>];
+    expect(state).toMatchObject({ held: '0', hold_count: 0, hold_rows: 0 });
+    expect(state['charge_count']).toBe(state['charge_rows']);
+    expect(state['ledger_rows']).toBe(state['charge_rows']);
+    expect(state['charged']).toBe(String(Number(state['charge_rows']) * 1_000_000));
+    expect(Number(state['charge_rows'])).toBeGreaterThanOrEqual(audited.size);
   });
 });

@@ -59,7 +59,7 @@ function itemsOf(operation: LimitOperation): readonly (BucketCheck | CommitCharg
 }
 
 /** A batch runs at its latest item's instant: as if every call in it had read the clock that late. */
-export function batchNow(items: readonly { readonly nowMs: number }[]): number {
+function batchNow(items: readonly { readonly nowMs: number }[]): number {
   return items.reduce((latest, item) => Math.max(latest, item.nowMs), 0);
 }
 

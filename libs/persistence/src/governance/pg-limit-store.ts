@@ -1,8 +1,8 @@
 /**
- * LimitStore on PostgreSQL. Check-and-hold and commit each take ONE statement, a server-side function
- * (migration `1765152000000-limit-running-sums`), and calls that arrive together share it: a statement
- * batcher groups the reservations (commits) waiting while the previous batch runs, and the function
- * decides them in arrival order, exactly as one at a time would. It locks the batch's bucket rows once,
+ * LimitStore on PostgreSQL. Check-and-hold and commit are ONE statement, a server-side function
+ * (`helios_limit_apply`, migration `1765152000000-limit-running-sums`), and calls that arrive together
+ * share it: a statement batcher groups the reservations and commits waiting while the previous batch
+ * runs, and the function decides them in arrival order, exactly as one at a time would. It locks the batch's bucket rows once,
  * in sorted order, so concurrent batches — in one process or in several sharing the database —
  * serialise per bucket and can never both take the last slot, and no lock is held across a network
  * round trip. A check reads its bucket's running sums, never the window's rows. The snapshot arithmetic

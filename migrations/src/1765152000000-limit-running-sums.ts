@@ -13,10 +13,10 @@ import { LimitFunctions1765065600000 } from './1765065600000-limit-functions.js'
  * being live (no unexpired hold, no counting charge); the sender-key capacity counts live sender-scoped
  * buckets through a partial index on it instead of testing every sender bucket.
  *
- * Batches: `helios_limit_reserve` and `helios_limit_commit` take many reservations (commits) at once —
- * the group commit of the store's statement batcher — lock the union of their buckets once, in id
- * order, bring them up to date once, then decide each in arrival order against running in-memory sums,
- * exactly as a serial order of single calls would, and write the result in a few set-based statements.
+ * Batches: `helios_limit_apply` takes many reservations and commits at once — the group commit of the
+ * store's statement batcher — locks the union of their buckets once, in id order, brings them up to
+ * date once, then decides each in arrival order against running in-memory sums, exactly as a serial
+ * order of single calls would, and writes the result in a few set-based statements.
  * One round trip, one transaction and one WAL flush for the batch; no lock is held across the network.
  */
 const LIVE_UNTIL = `

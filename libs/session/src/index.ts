@@ -97,3 +97,14 @@ export {
   SummarizingCompactor,
   type SummarizingCompactorOptions,
 } from './summarizing-compactor.js';
+export { WorkspaceRoot, type WorkspaceRootOptions } from './workspace/workspace-root.js';
+export { WorkspacePathError, type WorkspaceRefusal } from './workspace/workspace-error.js';
+export type {
+  WorkspaceReadOptions,
+  WalkEntry,
+  WorkspaceWalkOptions,
+  WorkspaceEntry,
+  WorkspaceEntryType,
+  WorkspaceStat,
+  WorkspaceWriteOptions,
+} from './workspace/io-common.js';

@@ -11,8 +11,10 @@ import { PendingAutovacuum1764892800000 } from './1764892800000-pending-autovacu
 import { MoneyNumeric1764979200000 } from './1764979200000-money-numeric.js';
 import { LimitFunctions1765065600000 } from './1765065600000-limit-functions.js';
 import { LimitRunningSums1765152000000 } from './1765152000000-limit-running-sums.js';
+import { AnnotationsPrompts1765238400000 } from './1765238400000-annotations-prompts.js';
 
 export {
+  AnnotationsPrompts1765238400000,
   GovernanceAudit1764547200000,
   GovernanceStores1764633600000,
   InstanceMetadata1764460800000,
@@ -35,4 +37,5 @@ export const migrations = [
   MoneyNumeric1764979200000,
   LimitFunctions1765065600000,
   LimitRunningSums1765152000000,
+  AnnotationsPrompts1765238400000,
 ] as const;

@@ -7,8 +7,13 @@ import { type EntitySchema } from 'typeorm';
 import { type PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions.js';
 import { GOVERNANCE_ENTITIES } from './governance/entities/index.js';
 import { INSTANCE_ENTITIES } from './instance/instance-metadata.entity.js';
+import { OBSERVABILITY_ENTITIES } from './observability/entities/index.js';
 
-export const HELIOS_ENTITIES: readonly EntitySchema[] = [...INSTANCE_ENTITIES, ...GOVERNANCE_ENTITIES];
+export const HELIOS_ENTITIES: readonly EntitySchema[] = [
+  ...INSTANCE_ENTITIES,
+  ...GOVERNANCE_ENTITIES,
+  ...OBSERVABILITY_ENTITIES,
+];
 
 /**
  * The schema-related options of every Helios DataSource: the entities, no synchronize, and no extension

@@ -1,7 +1,8 @@
 /**
  * @helios/persistence — PostgreSQL for Helios, one folder per domain: `embedded/` (an embedded PostgreSQL
  * server for zero-setup runs), `instance/` (the installation's metadata row), `governance/` (the
- * governance stores and their tables). Every table has a TypeORM entity (HELIOS_ENTITIES); the schema
+ * governance stores and their tables), `observability/` (annotations with SCIM filters, the prompt
+ * registry). Every table has a TypeORM entity (HELIOS_ENTITIES); the schema
  * itself comes from @helios/migrations. Test and process helpers live in `@helios/persistence/testing`.
  *
  * The public entry of this package: everything other packages may use is exported from here.
@@ -31,3 +32,41 @@ export {
   type RetentionSweepResult,
 } from './governance/retention-sweep.js';
 export { recoverAuditRecords, type RecoverOptions } from './governance/recover-audit-records.js';
+
+export * from './observability/entities/index.js';
+export {
+  AUTHOR_KINDS,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  type Annotation,
+  type AnnotationInput,
+  type AuthorKind,
+  type Page,
+  type Paginate,
+} from './observability/annotation.js';
+export { PgAnnotationStore, ANNOTATION_FILTER_ATTRIBUTES } from './observability/pg-annotation-store.js';
+export {
+  PgPromptRegistry,
+  type CreatePromptOptions,
+  type Prompt,
+  type PromptRef,
+} from './observability/pg-prompt-registry.js';
+export { renderTemplate, templateVariables, type PromptVariables } from './observability/prompt-template.js';
+export {
+  MAX_FILTER_DEPTH,
+  MAX_FILTER_LENGTH,
+  parseScimFilter,
+  type ScimCompareOperator,
+  type ScimFilter,
+  type ScimLiteral,
+} from './observability/scim-filter.js';
+export {
+  compileScimFilter,
+  escapeLike,
+  scimAttributes,
+  type CompiledFilter,
+  type ScimAttribute,
+  type ScimAttributes,
+  type ScimAttributeType,
+} from './observability/scim-sql.js';
+export { PromptNotFoundError, PromptVariableMissingError, ScimFilterError } from './observability/errors.js';

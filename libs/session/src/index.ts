@@ -108,3 +108,22 @@ export type {
   WorkspaceStat,
   WorkspaceWriteOptions,
 } from './workspace/io-common.js';
+export {
+  MAX_IMAGE_BYTES,
+  MAX_PDF_BYTES,
+  MAX_READ_FILE_BYTES,
+  READ_TOOL,
+  readTool,
+} from './workspace-tools/read-tool.js';
+export { DEFAULT_READ_LIMIT, MAX_LINE_CHARS, MAX_READ_OUTPUT_CHARS } from './workspace-tools/line-pager.js';
+export {
+  GREP_TOOL,
+  GREP_TRUNCATED,
+  grepTool,
+  MAX_GREP_FILE_BYTES,
+  MAX_GREP_MATCHES,
+} from './workspace-tools/grep-tool.js';
+export { GLOB_TOOL, GLOB_TRUNCATED, globTool, MAX_GLOB_RESULTS } from './workspace-tools/glob-tool.js';
+export { LS_EMPTY, LS_TOOL, lsTool } from './workspace-tools/ls-tool.js';
+export { RESERVED_MEMORY_DIR } from './workspace-tools/reserved.js';
+export { workspaceToolBindings } from './workspace-tools/workspace-tools.js';

@@ -54,6 +54,8 @@ export interface WorkspaceIo {
     descend: (entry: WalkEntry) => boolean,
   ): AsyncIterable<WalkEntry>;
   stat(canonical: string, requested: string): Promise<WorkspaceStat>;
+  /** The target text of the link at `parent`/`name` (`parent` canonical); the link is never followed. */
+  readLink(parent: string, name: string, requested: string): Promise<string>;
 }
 
 export function entryType(entry: Stats | Dirent): WorkspaceEntryType {

@@ -19,7 +19,7 @@ import {
   type WorkspaceIo,
   type WorkspaceStat,
 } from './io-common.js';
-import { errnoOf, refusalFor, WorkspacePathError } from './workspace-error.js';
+import { errnoOf, notSymlink, refusalFor, WorkspacePathError } from './workspace-error.js';
 
 /** Linux's O_PATH (the same on x64 and arm64); Node does not export it. */
 export const O_PATH = 0o10000000;
@@ -114,6 +114,14 @@ export class StrictIo implements WorkspaceIo {
       await this.checkInside(pin, requested);
       return toStat(stats);
     });
+  }
+
+  async readLink(parent: string, name: string, requested: string): Promise<string> {
+    const dir = await this.pinDirectory(this.spelling.segmentsOf(parent), requested, false);
+    // readlink on `/proc/self/fd/<dir>/<name>` reads the link itself (its last component is not followed).
+    return using(dir, () =>
+      fsCall(requested, () => readlink(fdPath(dir, name)).catch(notSymlink(requested))),
+    );
   }
 
   private async *walkPinned(

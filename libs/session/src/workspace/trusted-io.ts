@@ -5,7 +5,7 @@
  * new files 0600 and directories 0700.
  */
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type RootSpelling } from './canonical.js';
 import {
@@ -19,7 +19,7 @@ import {
   type WorkspaceIo,
   type WorkspaceStat,
 } from './io-common.js';
-import { refusalFor, WorkspacePathError } from './workspace-error.js';
+import { notSymlink, refusalFor, WorkspacePathError } from './workspace-error.js';
 
 // O_NONBLOCK keeps a FIFO from blocking the open (it is then refused); Windows has no such flag.
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
@@ -77,6 +77,14 @@ export class TrustedIo implements WorkspaceIo {
   async stat(canonical: string, requested: string): Promise<WorkspaceStat> {
     try {
       return toStat(await lstat(canonical));
+    } catch (error) {
+      throw refusalFor(requested, error, 'LinkLoop');
+    }
+  }
+
+  async readLink(parent: string, name: string, requested: string): Promise<string> {
+    try {
+      return await readlink(join(parent, name)).catch(notSymlink(requested));
     } catch (error) {
       throw refusalFor(requested, error, 'LinkLoop');
     }

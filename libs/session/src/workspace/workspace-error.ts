@@ -15,6 +15,8 @@ export type WorkspaceRefusal =
   | 'NotFound'
   | 'NotDirectory'
   | 'NotRegularFile'
+  | 'NotSymlink'
+  | 'Reserved'
   | 'Exists'
   | 'TooLarge'
   | 'InvalidAlias'
@@ -35,6 +37,8 @@ const EXPLANATIONS: Readonly<Record<WorkspaceRefusal, string>> = {
   NotDirectory: 'a component of the path is not a directory',
   NotRegularFile:
     'it is not a regular file (directories, FIFOs, devices and sockets are never opened for I/O)',
+  NotSymlink: 'it is not a symbolic link',
+  Reserved: '.agent/memory is reserved for the memory tools',
   Exists: 'the file already exists',
   TooLarge: 'the file is larger than the byte budget',
   InvalidAlias: 'a configured alias is not the same directory as the workspace root',
@@ -85,4 +89,12 @@ export function refusalFor(path: string, error: unknown, loopReason: WorkspaceRe
   };
   const reason = reasons[errno] ?? 'IoFailed';
   return new WorkspacePathError(path, reason, reason === 'IoFailed' ? errno : undefined, { cause: error });
+}
+
+/** readlink's EINVAL means the entry exists but is not a link. */
+export function notSymlink(requested: string): (error: unknown) => never {
+  return (error) => {
+    if (errnoOf(error) === 'EINVAL') throw new WorkspacePathError(requested, 'NotSymlink');
+    throw error;
+  };
 }

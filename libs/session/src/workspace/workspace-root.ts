@@ -130,6 +130,17 @@ export class WorkspaceRoot {
     yield* this.io.walk(canonical, path, options.descend ?? (() => true));
   }
 
+  /**
+   * The target text of the symbolic link `path` names (its parent is resolved, the link itself is not
+   * followed): display metadata only, never a path to use. Refused `NotSymlink` for anything else.
+   */
+  async readLink(path: string): Promise<string> {
+    const segments = lexicalSegments(path, this.windows);
+    const name = segments.pop();
+    if (name === undefined) throw new WorkspacePathError(path, 'NotSymlink');
+    return this.io.readLink(await canonicalise(this.spelling, segments, path), name, path);
+  }
+
   /** Metadata of the file or directory the path resolves to. */
   async stat(path: string): Promise<WorkspaceStat> {
     return this.io.stat(await this.resolve(path), path);

@@ -127,3 +127,21 @@ export { GLOB_TOOL, GLOB_TRUNCATED, globTool, MAX_GLOB_RESULTS } from './workspa
 export { LS_EMPTY, LS_TOOL, lsTool } from './workspace-tools/ls-tool.js';
 export { RESERVED_MEMORY_DIR } from './workspace-tools/reserved.js';
 export { workspaceToolBindings } from './workspace-tools/workspace-tools.js';
+export {
+  FileSystemMemoryBackend,
+  MAX_MEMORY_FILE_BYTES,
+  type MemoryBackend,
+  MEMORY_EMPTY,
+  MEMORY_EMPTY_FILE,
+} from './memory/file-system-memory-backend.js';
+export { MemoryError, type MemoryRefusal } from './memory/memory-error.js';
+export { MEMORIES } from './memory/memory-path.js';
+export {
+  MEMORY_READ_TOOL,
+  MEMORY_WRITE_OPS,
+  MEMORY_WRITE_TOOL,
+  memoryReadTool,
+  memoryToolBindings,
+  memoryWriteTool,
+  type MemoryWriteOp,
+} from './memory/memory-tools.js';

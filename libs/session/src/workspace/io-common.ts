@@ -56,6 +56,8 @@ export interface WorkspaceIo {
   stat(canonical: string, requested: string): Promise<WorkspaceStat>;
   /** The target text of the link at `parent`/`name` (`parent` canonical); the link is never followed. */
   readLink(parent: string, name: string, requested: string): Promise<string>;
+  /** Removes the regular file `name` in `parent` (`parent` canonical); the entry is never followed. */
+  deleteFile(parent: string, name: string, requested: string): Promise<void>;
 }
 
 export function entryType(entry: Stats | Dirent): WorkspaceEntryType {

@@ -6,7 +6,7 @@
  * same inode as the authorised path), and only then reopened through its own descriptor.
  */
 import { constants, type Stats } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readdir, readlink } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, readdir, readlink, unlink } from 'node:fs/promises';
 import { type RootSpelling } from './canonical.js';
 import {
   entryType,
@@ -122,6 +122,17 @@ export class StrictIo implements WorkspaceIo {
     return using(dir, () =>
       fsCall(requested, () => readlink(fdPath(dir, name)).catch(notSymlink(requested))),
     );
+  }
+
+  async deleteFile(parent: string, name: string, requested: string): Promise<void> {
+    const dir = await this.pinDirectory(this.spelling.segmentsOf(parent), requested, false);
+    await using(dir, async () => {
+      const pin = await fsCall(requested, () => open(fdPath(dir, name), PIN));
+      await using(pin, () => this.checkRegular(pin, requested));
+      // unlinkat on the pinned directory: the entry is removed, never followed. An entry swapped in
+      // after the check is still an entry of this verified directory inside the root.
+      await fsCall(requested, () => unlink(fdPath(dir, name)));
+    });
   }
 
   private async *walkPinned(

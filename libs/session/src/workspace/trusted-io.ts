@@ -5,7 +5,7 @@
  * new files 0600 and directories 0700.
  */
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, readlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type RootSpelling } from './canonical.js';
 import {
@@ -85,6 +85,18 @@ export class TrustedIo implements WorkspaceIo {
   async readLink(parent: string, name: string, requested: string): Promise<string> {
     try {
       return await readlink(join(parent, name)).catch(notSymlink(requested));
+    } catch (error) {
+      throw refusalFor(requested, error, 'LinkLoop');
+    }
+  }
+
+  async deleteFile(parent: string, name: string, requested: string): Promise<void> {
+    const path = join(parent, name);
+    try {
+      const stats = await lstat(path);
+      if (stats.isSymbolicLink()) throw new WorkspacePathError(requested, 'Symlink');
+      if (!stats.isFile()) throw new WorkspacePathError(requested, 'NotRegularFile', entryType(stats));
+      await unlink(path);
     } catch (error) {
       throw refusalFor(requested, error, 'LinkLoop');
     }

@@ -56,7 +56,7 @@ export class WorkspacePathError extends HeliosError {
   constructor(
     readonly path: string,
     readonly reason: WorkspaceRefusal,
-    detail?: string,
+    readonly detail?: string,
     options?: ErrorOptions,
   ) {
     super(
@@ -64,6 +64,11 @@ export class WorkspacePathError extends HeliosError {
       options,
     );
   }
+}
+
+/** The model-facing explanation of a refusal reason (what follows "refused: " in the message). */
+export function explainRefusal(reason: WorkspaceRefusal): string {
+  return EXPLANATIONS[reason];
 }
 
 /** The errno of a Node fs error, if it has one. */

@@ -141,6 +141,17 @@ export class WorkspaceRoot {
     return this.io.readLink(await canonicalise(this.spelling, segments, path), name, path);
   }
 
+  /**
+   * Removes the regular file `path` names. Its parent is resolved; the entry itself is never followed,
+   * so a symbolic link is refused (`Symlink`), as are directories and special files (`NotRegularFile`).
+   */
+  async deleteFile(path: string): Promise<void> {
+    const segments = lexicalSegments(path, this.windows);
+    const name = segments.pop();
+    if (name === undefined) throw new WorkspacePathError(path, 'NotRegularFile', 'Directory');
+    await this.io.deleteFile(await canonicalise(this.spelling, segments, path), name, path);
+  }
+
   /** Metadata of the file or directory the path resolves to. */
   async stat(path: string): Promise<WorkspaceStat> {
     return this.io.stat(await this.resolve(path), path);

@@ -145,3 +145,5 @@ export {
   memoryWriteTool,
   type MemoryWriteOp,
 } from './memory/memory-tools.js';
+export { SessionOptionsBuilder } from './presets/session-options-builder.js';
+export { SessionPresets } from './presets/session-presets.js';

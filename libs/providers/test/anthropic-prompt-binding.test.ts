@@ -2,21 +2,16 @@ import { type Message as CoreMessage, Message, responseToMessage, toolDefinition
 import { afterEach, describe, expect, it } from 'vitest';
 import { promptFingerprint } from '../src/anthropic/anthropic-prompt-binding.js';
 import { startAnthropic, stopAnthropic } from './support/anthropic-server.js';
-import { sseResponse } from './support/fixtures.js';
+import { sseResponse, WEATHER_TOOL } from './support/fixtures.js';
 
 const P = 'anthropic';
 const FINGERPRINT = 'anthropic.promptFingerprint';
-const weather = toolDefinition({
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-});
 const lookup = toolDefinition({
   name: 'lookup',
   description: 'Find a fact',
   inputSchema: { type: 'object' },
 });
-const renamed = toolDefinition({ ...weather, description: 'Weather now, for one city' });
+const renamed = toolDefinition({ ...WEATHER_TOOL, description: 'Weather now, for one city' });
 
 const SIGNATURE = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds+x1GvXUQ3i2Ua/Anq+Zh8xf=';
 const THINKING = '27 * 453: 27*400 = 10800, 27*53 = 1431, total 12231.';
@@ -59,19 +54,19 @@ describe('anthropic thinking bound to its prompt', () => {
   });
 
   it('fingerprints the system prompt and every part of each tool, not the order of schema keys', () => {
-    const base = promptFingerprint('You are terse.', [weather]);
+    const base = promptFingerprint('You are terse.', [WEATHER_TOOL]);
     const reordered = toolDefinition({
       name: 'get_weather',
       description: 'Current weather for a city',
       inputSchema: { required: ['city'], properties: { city: { type: 'string' } }, type: 'object' },
     });
     expect(promptFingerprint('You are terse.', [reordered])).toBe(base);
-    expect(promptFingerprint('You are terse!', [weather])).not.toBe(base);
+    expect(promptFingerprint('You are terse!', [WEATHER_TOOL])).not.toBe(base);
     expect(promptFingerprint('You are terse.', [renamed])).not.toBe(base);
-    expect(promptFingerprint('You are terse.', [{ ...weather, inputSchema: { type: 'object' } }])).not.toBe(
-      base,
-    );
-    expect(promptFingerprint('You are terse.', [weather, lookup])).not.toBe(base);
+    expect(
+      promptFingerprint('You are terse.', [{ ...WEATHER_TOOL, inputSchema: { type: 'object' } }]),
+    ).not.toBe(base);
+    expect(promptFingerprint('You are terse.', [WEATHER_TOOL, lookup])).not.toBe(base);
     expect(promptFingerprint('You are terse.', [])).not.toBe(base);
   });
 
@@ -111,7 +106,7 @@ describe('anthropic thinking bound to its prompt', () => {
     const { server, model, turn } = await afterThinkingTurn('claude-sonnet-5-5', 3);
     const described = toolDefinition({ ...lookup, description: 'Find one fact' });
     await model.chat(history('You are terse.', turn), [described]);
-    await model.chat(history('You are terse.', turn), [lookup, weather]);
+    await model.chat(history('You are terse.', turn), [lookup, WEATHER_TOOL]);
     await model.chat(history('You are terse.', turn));
     for (const index of [1, 2, 3]) {
       expect(sentMessages(server, index)).toEqual([
@@ -132,15 +127,15 @@ describe('anthropic thinking bound to its prompt', () => {
       { modelId: 'claude-fable-5-1-20261115' },
     );
     const question = [Message.system('Old prompt.'), Message.user('Weather in Paris?')];
-    const calling = responseToMessage(await model.chat(question, [weather]));
-    expect(calling.metadata[FINGERPRINT]).toBe(promptFingerprint('Old prompt.', [weather]));
+    const calling = responseToMessage(await model.chat(question, [WEATHER_TOOL]));
+    expect(calling.metadata[FINGERPRINT]).toBe(promptFingerprint('Old prompt.', [WEATHER_TOOL]));
     const underNewPrompt = [
       Message.system('New prompt.'),
       Message.user('Weather in Paris?'),
       calling,
       Message.tool(CALL_ID, 'get_weather', '18°C, clear'),
     ];
-    const answered = responseToMessage(await model.chat(underNewPrompt, [weather]));
+    const answered = responseToMessage(await model.chat(underNewPrompt, [WEATHER_TOOL]));
     const withoutThinking = {
       role: 'assistant',
       content: [
@@ -158,7 +153,7 @@ describe('anthropic thinking bound to its prompt', () => {
       result,
     ]);
 
-    await model.chat([...underNewPrompt, answered, Message.user('And tomorrow?')], [weather]);
+    await model.chat([...underNewPrompt, answered, Message.user('And tomorrow?')], [WEATHER_TOOL]);
     expect(sentMessages(server, 2)).toEqual([
       { role: 'user', content: 'Weather in Paris?' },
       withoutThinking,
@@ -178,7 +173,7 @@ describe('anthropic thinking bound to its prompt', () => {
   it('replays thinking after a prompt change on a model that does not bind it', async () => {
     for (const modelId of ['claude-opus-5', 'claude-sonnet-4-6', 'claude-mythos-5-1']) {
       const { server, model, first, turn } = await afterThinkingTurn(modelId, 1);
-      await model.chat(history('You are verbose.', turn), [weather]);
+      await model.chat(history('You are verbose.', turn), [WEATHER_TOOL]);
       expect(JSON.stringify(sentMessages(server, 1)[1])).toBe(
         `{"role":"assistant","content":${first.metadata['anthropic.rawContent']}}`,
       );

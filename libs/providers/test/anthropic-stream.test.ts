@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { FinishReason, Message, TransientStreamError, Usage, toolDefinition } from '@helios/core';
+import { FinishReason, Message, TransientStreamError, Usage } from '@helios/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ProviderRejectedError,
@@ -8,14 +8,9 @@ import {
 } from '../src/shared/provider-errors.js';
 import { ANTHROPIC_KEY, startAnthropic, stopAnthropic } from './support/anthropic-server.js';
 import { collect, everythingShown, failureOf } from './support/collect.js';
-import { jsonResponse, sseEvents, sseResponse } from './support/fixtures.js';
+import { jsonResponse, sseEvents, sseResponse, WEATHER_TOOL } from './support/fixtures.js';
 
 const P = 'anthropic';
-const weather = toolDefinition({
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-});
 
 afterEach(stopAnthropic);
 
@@ -41,7 +36,7 @@ describe('anthropic Messages stream', () => {
 
   it('assembles a tool call whose input arrives split across input_json_delta events', async () => {
     const { model } = await startAnthropic(sseResponse(P, 'tool-use-split'));
-    const chunks = await collect(model.chatStream([Message.user('Weather in Paris?')], [weather]));
+    const chunks = await collect(model.chatStream([Message.user('Weather in Paris?')], [WEATHER_TOOL]));
     expect(chunks.slice(1, 5)).toEqual([
       { type: 'ToolUseStart', callId: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', toolName: 'get_weather' },
       { type: 'ToolUseDelta', callId: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', argumentsDelta: '{"city": "Pa' },

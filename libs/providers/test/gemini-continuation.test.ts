@@ -8,15 +8,10 @@ import {
 } from '@helios/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProviderRejectedError } from '../src/shared/provider-errors.js';
-import { jsonResponse, sseResponse } from './support/fixtures.js';
+import { jsonResponse, sseResponse, WEATHER_TOOL } from './support/fixtures.js';
 import { GEMINI_KEY, startGemini, stopGemini } from './support/gemini-server.js';
 
 const P = 'gemini';
-const weather = toolDefinition({
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-});
 const clock = toolDefinition({
   name: 'get_time',
   description: 'Current time in a zone',
@@ -50,7 +45,7 @@ describe('gemini provider continuation', () => {
     const plan = [sseResponse(P, 'function-call'), sseResponse(P, 'plain-text')];
     const { server, model } = await startGemini(plan);
     const history = [Message.user('Weather and time in Paris?')];
-    const first = await model.chat(history, [weather, clock]);
+    const first = await model.chat(history, [WEATHER_TOOL, clock]);
     await model.chat(
       [
         ...history,
@@ -58,7 +53,7 @@ describe('gemini provider continuation', () => {
         Message.tool('un6k8t18', 'get_weather', 'sunny'),
         Message.tool('q2w9e7r1', 'get_time', '14:05'),
       ],
-      [weather, clock],
+      [WEATHER_TOOL, clock],
     );
     const second = server.requests[1]?.json() as Body;
     expect(second['previous_interaction_id']).toBe('v1_tools01');
@@ -72,7 +67,7 @@ describe('gemini provider continuation', () => {
     const plan = [sseResponse(P, 'function-call'), sseResponse(P, 'plain-text')];
     const { server, model } = await startGemini(plan, { providerContinuation: false });
     const history = [Message.user('Weather and time in Paris?')];
-    const first = await model.chat(history, [weather, clock]);
+    const first = await model.chat(history, [WEATHER_TOOL, clock]);
     expect(first.metadata).not.toHaveProperty('gemini.interactionId');
     expect(first.metadata).not.toHaveProperty('gemini.contextDigest');
     const second = await model.chat(
@@ -82,7 +77,7 @@ describe('gemini provider continuation', () => {
         Message.tool('un6k8t18', 'get_weather', 'sunny'),
         Message.tool('q2w9e7r1', 'get_time', '14:05'),
       ],
-      [weather, clock],
+      [WEATHER_TOOL, clock],
     );
     expect(Object.keys(second.metadata).sort()).toEqual(['gemini.apiVersion', 'gemini.status']);
     const body = server.requests[1]?.json() as Body;
@@ -125,8 +120,8 @@ describe('gemini provider continuation', () => {
     const plan = [sseResponse(P, 'plain-text'), sseResponse(P, 'plain-text')];
     const { server, model } = await startGemini(plan);
     const history = [Message.user('Capital of France?')];
-    const first = await model.chat(history, [weather]);
-    await model.chat([...history, responseToMessage(first), Message.user('Time?')], [weather, clock]);
+    const first = await model.chat(history, [WEATHER_TOOL]);
+    await model.chat([...history, responseToMessage(first), Message.user('Time?')], [WEATHER_TOOL, clock]);
     const body = server.requests[1]?.json() as Body;
     expect(body).not.toHaveProperty('previous_interaction_id');
     expect(body['input']).toHaveLength(3);

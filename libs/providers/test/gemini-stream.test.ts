@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { FinishReason, Message, TransientStreamError, Usage, toolDefinition } from '@helios/core';
+import { FinishReason, Message, TransientStreamError, Usage } from '@helios/core';
 import { type ResponsePlan } from '@helios/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -8,15 +8,10 @@ import {
   ProviderTransientError,
 } from '../src/shared/provider-errors.js';
 import { collect, everythingShown, failureOf } from './support/collect.js';
-import { jsonResponse, sseEvents, sseResponse } from './support/fixtures.js';
+import { jsonResponse, sseEvents, sseResponse, WEATHER_TOOL } from './support/fixtures.js';
 import { GEMINI_KEY, startGemini, stopGemini } from './support/gemini-server.js';
 
 const P = 'gemini';
-const weather = toolDefinition({
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-});
 
 afterEach(stopGemini);
 
@@ -54,7 +49,9 @@ describe('gemini Interactions stream', () => {
 
   it('assembles function calls from split argument deltas and from a whole step.start', async () => {
     const { model } = await startGemini(sseResponse(P, 'function-call'));
-    const chunks = await collect(model.chatStream([Message.user('Weather and time in Paris?')], [weather]));
+    const chunks = await collect(
+      model.chatStream([Message.user('Weather and time in Paris?')], [WEATHER_TOOL]),
+    );
     expect(chunks.filter((chunk) => chunk.type === 'ToolUseStart')).toEqual([
       { type: 'ToolUseStart', callId: 'un6k8t18', toolName: 'get_weather' },
       { type: 'ToolUseStart', callId: 'q2w9e7r1', toolName: 'get_time' },

@@ -3,47 +3,33 @@ import {
   FinishReason,
   Message,
   ModelConfig,
-  type Model,
   Reasoning,
   ReasoningDisplay,
   ReasoningLevel,
   ToolChoice,
   TransientStreamError,
   Usage,
-  toolDefinition,
 } from '@helios/core';
-import { type RecordedStreamServer, type ResponsePlan, serveRecordedStream } from '@helios/testing';
+import { type ResponsePlan } from '@helios/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAiCompatibleModel } from '../src/openai-compatible/openai-compatible-model.js';
 import { ProviderRejectedError, ProviderTransientError } from '../src/shared/provider-errors.js';
+import { startRecordedModel, stopRecordedModels } from './support/recorded-model.js';
 import { collect, everythingShown, failureOf } from './support/collect.js';
-import { jsonResponse, sseEvents, sseResponse } from './support/fixtures.js';
+import { jsonResponse, sseEvents, sseResponse, WEATHER_TOOL } from './support/fixtures.js';
 
 const KEY = 'sk-test-openai-compat-0123456789';
 const P = 'openai-compatible';
-const weather = toolDefinition({
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-});
 
-let server: RecordedStreamServer | undefined;
-let model: Model | undefined;
+afterEach(stopRecordedModels);
 
-afterEach(async () => {
-  await model?.close();
-  await server?.close();
-  model = undefined;
-  server = undefined;
-});
-
-async function start(plan: ResponsePlan, options: Parameters<typeof ModelConfig.create>[0] = {}) {
-  server = await serveRecordedStream(plan);
-  model = createOpenAiCompatibleModel(
-    'llama3.2',
-    ModelConfig.create({ baseUrl: `${server.url}/v1`, apiKey: KEY, ...options }),
+function start(plan: ResponsePlan, options: Parameters<typeof ModelConfig.create>[0] = {}) {
+  return startRecordedModel(plan, (url) =>
+    createOpenAiCompatibleModel(
+      'llama3.2',
+      ModelConfig.create({ baseUrl: `${url}/v1`, apiKey: KEY, ...options }),
+    ),
   );
-  return { server, model };
 }
 
 describe('openai-compatible Chat Completions', () => {
@@ -73,7 +59,7 @@ describe('openai-compatible Chat Completions', () => {
       temperature: 0.2,
       reasoning: Reasoning.effort(ReasoningLevel.LOW),
     });
-    const chunks = await collect(model.chatStream([Message.user('Weather and time?')], [weather]));
+    const chunks = await collect(model.chatStream([Message.user('Weather and time?')], [WEATHER_TOOL]));
     expect(chunks.filter((chunk) => chunk.type === 'ToolUseDelta').map((c) => c.argumentsDelta)).toEqual([
       '{"ci',
       '{"zone":',
@@ -98,7 +84,7 @@ describe('openai-compatible Chat Completions', () => {
           function: {
             name: 'get_weather',
             description: 'Current weather for a city',
-            parameters: weather.inputSchema,
+            parameters: WEATHER_TOOL.inputSchema,
           },
         },
       ],

@@ -8,26 +8,20 @@ import {
   ReasoningLevel,
   ToolChoice,
   type ToolDefinition,
-  toolDefinition,
 } from '@helios/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAiModel } from '../src/openai/openai-model.js';
-import { sseResponse } from './support/fixtures.js';
+import { sseResponse, WEATHER_TOOL } from './support/fixtures.js';
 import { startOpenAi, stopOpenAi } from './support/openai-server.js';
 
 const P = 'openai';
-const weather = toolDefinition({
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-});
 
 afterEach(stopOpenAi);
 
 async function bodyOf(
   options: Parameters<typeof startOpenAi>[1],
   messages: readonly Message[] = [Message.user('Hi')],
-  tools: readonly ToolDefinition[] = [weather],
+  tools: readonly ToolDefinition[] = [WEATHER_TOOL],
 ): Promise<Record<string, unknown>> {
   const { server, model } = await startOpenAi(sseResponse(P, 'plain-text'), options);
   await model.chat(messages, tools);
@@ -61,7 +55,7 @@ describe('openai Responses request', () => {
           type: 'function',
           name: 'get_weather',
           description: 'Current weather for a city',
-          parameters: weather.inputSchema,
+          parameters: WEATHER_TOOL.inputSchema,
         },
       ],
       max_output_tokens: 131_072,

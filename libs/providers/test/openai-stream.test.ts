@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { FinishReason, Message, TransientStreamError, Usage, toolDefinition } from '@helios/core';
+import { FinishReason, Message, TransientStreamError, Usage } from '@helios/core';
 import { type ResponsePlan } from '@helios/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -8,15 +8,10 @@ import {
   ProviderTransientError,
 } from '../src/shared/provider-errors.js';
 import { collect, everythingShown, failureOf } from './support/collect.js';
-import { jsonResponse, sseEvents, sseResponse } from './support/fixtures.js';
+import { jsonResponse, sseEvents, sseResponse, WEATHER_TOOL } from './support/fixtures.js';
 import { OPENAI_KEY, startOpenAi, stopOpenAi } from './support/openai-server.js';
 
 const P = 'openai';
-const weather = toolDefinition({
-  name: 'get_weather',
-  description: 'Current weather for a city',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-});
 
 afterEach(stopOpenAi);
 
@@ -42,7 +37,7 @@ describe('openai Responses stream', () => {
 
   it('assembles several function calls whose arguments arrive split across deltas', async () => {
     const { model } = await startOpenAi(sseResponse(P, 'tool-calls-split'), { modelId: 'gpt-4.1' });
-    const chunks = await collect(model.chatStream([Message.user('Weather and time?')], [weather]));
+    const chunks = await collect(model.chatStream([Message.user('Weather and time?')], [WEATHER_TOOL]));
     expect(chunks.filter((chunk) => chunk.type === 'ToolUseStart')).toEqual([
       { type: 'ToolUseStart', callId: 'call_weather', toolName: 'get_weather' },
       { type: 'ToolUseStart', callId: 'call_time', toolName: 'get_time' },

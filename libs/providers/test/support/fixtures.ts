@@ -1,6 +1,7 @@
 /** Recorded provider answers from `test/fixtures/<provider>/<scenario>`, ready for the stream server. */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { toolDefinition } from '@helios/core';
 import { parseSseFixture, type RecordedEvent, type RecordedResponse } from '@helios/testing';
 
 const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures');
@@ -27,3 +28,10 @@ export function jsonResponse(
 ): RecordedResponse {
   return { format: 'raw', status, headers, body: fixtureText(provider, `${scenario}.json`) };
 }
+
+/** The one client tool the scenarios call: `get_weather(city)`. */
+export const WEATHER_TOOL = toolDefinition({
+  name: 'get_weather',
+  description: 'Current weather for a city',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+});

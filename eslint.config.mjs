@@ -141,8 +141,9 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
-    // Tests of any library may use the test kit (ScriptedModel, fake provider servers); sources may not.
-    files: ['libs/**/*.test.ts', 'libs/**/test/**/*.ts'],
+    // Tests and contract suites (`src/testing`, used from tests only) of any library may use the test kit
+    // (ScriptedModel, fake provider servers); sources may not.
+    files: ['libs/**/*.test.ts', 'libs/**/test/**/*.ts', 'libs/*/src/testing/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': ['error', boundaryOptions(['@helios/testing'])] },
   },
   {

@@ -126,6 +126,17 @@ export {
   type ToolContextOptions,
 } from './tool/tool-context.js';
 
+export {
+  CommandGrant,
+  CommandGrantBuilder,
+  DEFAULT_GRANT_MAX_CONCURRENT,
+  DEFAULT_GRANT_MAX_OUTPUT_BYTES,
+  DEFAULT_GRANT_TIMEOUT_MS,
+  MIN_GRANT_MAX_OUTPUT_BYTES,
+} from './command/command-grant.js';
+export { type ArgValidator, MAX_GRANT_ARGS, MAX_GRANT_ARGV_BYTES } from './command/argv-check.js';
+export { CALL_MARKER_ENV, DEFAULT_GRANT_PATH } from './command/grant-environment.js';
+
 export { InvalidSecretError, MIN_SECRET_LENGTH, SecretRegistry } from './secrets/secret-registry.js';
 export { type RedactionResult, Redactor, redactionMarker } from './secrets/redactor.js';
 

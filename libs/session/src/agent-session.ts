@@ -21,7 +21,9 @@ import { executeRun } from './loop/run-loop.js';
 import { RunState } from './loop/run-state.js';
 import { SessionCore } from './loop/session-core.js';
 import { resolveOptions, type SessionOptions } from './options.js';
-import { type QuestionRequest, type QuestionResponse } from './questions/question.js';
+import { checkResponse, type QuestionRequest, type QuestionResponse } from './questions/question.js';
+import { type DormantQuestion } from './questions/pending-questions.js';
+import { restoreConversation } from './store/restore.js';
 import { type ResultMessage } from './result-message.js';
 import { within } from './within.js';
 
@@ -39,14 +41,18 @@ export class AgentSession implements AsyncDisposable {
   private constructor(core: SessionCore) {
     this.#core = core;
     core.onFatal = () => void this.close();
+    core.onConflict = () => void this.close();
   }
 
   /**
    * Opens a session with no run and starts its execution provider. Throws InvalidArgumentError for
    * invalid options (bad id, two tools with one name), SessionUnavailableError when the provider refuses.
+   * With a store, the conversation stored under the session id is loaded first (the store's errors,
+   * e.g. SessionStoreCorruptError, reject the open); its open questions are pending again.
    */
   static async open(options: SessionOptions): Promise<AgentSession> {
     const core = new SessionCore(resolveOptions(options));
+    if (core.options.store) await restoreConversation(core, core.options.store);
     await startExecution(core);
     return new AgentSession(core);
   }
@@ -103,10 +109,20 @@ export class AgentSession implements AsyncDisposable {
     return this.#core.hub.open(options.signal);
   }
 
-  /** Answers a pending question; UnknownQuestionError when it is not pending, InvalidArgumentError for a bad response. */
+  /**
+   * Answers a pending question; UnknownQuestionError when it is not pending, InvalidArgumentError for a
+   * bad response. Answering a question restored from the store starts a run that resumes the call it
+   * was asked for; that run's result arrives as its RunEnded event.
+   */
   answer(questionId: string, response: QuestionResponse): void {
     if (this.#core.closed) throw new SessionClosedError(`session ${this.sessionId} is closed`);
-    this.#core.questions.answer(questionId, response);
+    const questions = this.#core.questions;
+    if (!this.#core.current) {
+      const checked = checkResponse(response);
+      const dormant = questions.takeDormant(questionId);
+      if (dormant) return this.#resume(dormant, checked);
+    }
+    questions.answer(questionId, response);
   }
 
   pendingQuestions(): readonly QuestionRequest[] {
@@ -157,6 +173,14 @@ export class AgentSession implements AsyncDisposable {
     if (!core.current.ending) return core.current;
     core.next ??= new RunState();
     return core.next;
+  }
+
+  #resume(question: DormantQuestion, response: QuestionResponse): void {
+    const run = new RunState();
+    run.resume = { questionId: question.request.questionId, toolCallId: question.toolCallId, response };
+    run.promise.catch(() => undefined); // reported through RunEnded (or Error) like every run
+    this.#core.current = run;
+    this.#start(run);
   }
 
   #start(run: RunState): void {

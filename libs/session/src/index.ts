@@ -147,3 +147,16 @@ export {
 } from './memory/memory-tools.js';
 export { SessionOptionsBuilder } from './presets/session-options-builder.js';
 export { SessionPresets } from './presets/session-presets.js';
+
+export {
+  SessionConflictError,
+  SessionStoreCorruptError,
+  type SessionStore,
+  type StoredEntry,
+  type StoredSession,
+} from './store/session-store.js';
+export { InMemorySessionStore } from './store/in-memory-session-store.js';
+export { FileSessionStore, type FileSessionStoreOptions } from './store/file-session-store.js';
+export { SessionStoreBusyError } from './store/file-lock.js';
+export { entryToWire, readEntry, type StoredEntryWire } from './store/entry-wire.js';
+export { messageToWire, readMessage, type MessageWire } from './wire/message-wire.js';

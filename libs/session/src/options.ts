@@ -22,6 +22,7 @@ import { Permission } from './permissions/permission.js';
 import { newSessionId, requireSessionId } from './session-id.js';
 import { DEFAULT_EVENT_BUFFER } from './events/event-stream.js';
 import { type ToolBinding } from './tools/tool-binding.js';
+import { type SessionStore } from './store/session-store.js';
 
 /**
  * The registry of options given none: sessions opened from one options object share it (the reference's
@@ -73,6 +74,11 @@ export interface SessionOptions {
   readonly eventBufferSize?: number;
   /** Started at open, ended at close; default a no-op provider. */
   readonly executionProvider?: ExecutionProvider;
+  /**
+   * Keeps the conversation under the session id: open loads it (or starts it), each turn appends what
+   * it added. One writer per id: a second writer's run ends ErrorDuringExecution `SessionConflict`.
+   */
+  readonly store?: SessionStore;
 }
 
 export interface ResolvedOptions {
@@ -95,6 +101,7 @@ export interface ResolvedOptions {
   readonly logger: SessionLogger;
   readonly eventBufferSize: number;
   readonly executionProvider: ExecutionProvider;
+  readonly store: SessionStore | undefined;
 }
 
 export function resolveOptions(options: SessionOptions): ResolvedOptions {
@@ -126,5 +133,6 @@ export function resolveOptions(options: SessionOptions): ResolvedOptions {
     logger: options.logger ?? SessionLogger.console(),
     eventBufferSize: bufferSize,
     executionProvider: options.executionProvider ?? NOOP_EXECUTION_PROVIDER,
+    store: options.store,
   });
 }

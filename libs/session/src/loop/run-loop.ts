@@ -4,7 +4,7 @@
  * emits RunEnded — all before the run's promise settles. An unexpected programming error rejects the
  * promise with that same error instead, and the session closes.
  */
-import { type Citation, Message, SessionContext, type ToolMessage, isProgrammingError } from '@helios/core';
+import { type Citation, Message, SessionContext, isProgrammingError } from '@helios/core';
 import { RunCancelledError } from '../errors.js';
 import { describeResult, type ResultMessage, type Verdict } from '../result-message.js';
 import { SerializedError } from '../serialized-error.js';
@@ -16,9 +16,12 @@ import { type SessionCore } from './session-core.js';
 import { drainSteering, enqueue } from './steering.js';
 import { classify } from './stop-classifier.js';
 import { runTurn } from './turn.js';
+import { closeRestoredQuestions, openCalls, resumeOpenCalls } from './resume.js';
+import { SessionConflictError } from '../store/session-store.js';
 
 export async function executeRun(core: SessionCore, run: RunState, citations: Citation[]): Promise<void> {
   const { limits, traceListener, traceDetail, model } = core.options;
+  if (!run.resume) closeRestoredQuestions(core, (why) => answerOpenCalls(core, why));
   run.started = true;
   run.startedAt = Date.now();
   if (traceListener) {
@@ -53,6 +56,8 @@ export async function executeRun(core: SessionCore, run: RunState, citations: Ci
     const result = await endRun(scope, verdict, userText);
     if (core.fatal) await failRun(core, run, core.fatal.error);
     else run.settle(result);
+    // Another writer took the session: it closes once this run's result is out.
+    if (core.persistence?.conflicted) core.onConflict();
   } catch (error) {
     core.raiseFatal(error);
     await failRun(core, run, core.fatal ? core.fatal.error : error);
@@ -62,6 +67,10 @@ export async function executeRun(core: SessionCore, run: RunState, citations: Ci
 async function loop(scope: RunScope): Promise<Verdict> {
   const { core, run, citations } = scope;
   core.emit(run, { type: 'RunStarted' });
+  if (run.resume) {
+    const resumed = await resumeOpenCalls(scope);
+    if (resumed) return resumed;
+  }
   for (;;) {
     core.throwIfFatal();
     const pause = core.yieldToReaders();
@@ -81,6 +90,8 @@ async function loop(scope: RunScope): Promise<Verdict> {
     if (early) return early;
     const turn = await runTurn(scope);
     core.throwIfFatal();
+    const storing = core.flushStore();
+    if (storing) await storing;
     if (turn.terminal) return turn.terminal;
     const afterTurn = core.yieldToReaders();
     if (afterTurn) await afterTurn;
@@ -119,7 +130,7 @@ function classifyNow(core: SessionCore, run: RunState): Verdict {
 async function endRun(scope: RunScope, verdict: Verdict, userText: string): Promise<ResultMessage> {
   const { core, run } = scope;
   closeRun(core, run, `the run ended (${verdict.type})`);
-  const result = toResult(scope, verdict);
+  const result = toResult(scope, await storeEnding(core, verdict));
   await deliverTrace(core, run, {
     error: describeResult(result),
     inputText: userText,
@@ -160,19 +171,26 @@ function closeRun(core: SessionCore, run: RunState, why: string): void {
 
 /** Gives every tool call of the last assistant turn that has no answer a "not run" tool message. */
 export function answerOpenCalls(core: SessionCore, why: string): void {
-  const history = core.history;
-  let index = history.length - 1;
-  while (index >= 0 && history[index]?.role !== 'assistant') index -= 1;
-  const assistant = history[index];
-  if (assistant?.role !== 'assistant' || assistant.toolCalls.length === 0) return;
-  const answered = new Set(
-    history
-      .slice(index + 1)
-      .filter((message): message is ToolMessage => message.role === 'tool')
-      .map((message) => message.toolCallId),
-  );
-  for (const call of assistant.toolCalls) {
-    if (!answered.has(call.id)) core.append(Message.tool(call.id, call.name, `tool call not run: ${why}`));
+  for (const call of openCalls(core))
+    core.append(Message.tool(call.id, call.name, `tool call not run: ${why}`));
+}
+
+/**
+ * Stores the run's ending. A store that cannot take it turns the verdict into an error naming why, so
+ * a caller never believes a conversation is kept that is not: SessionConflict when another writer took
+ * the session (which then closes), the store's own error otherwise (the next run writes it again).
+ */
+async function storeEnding(core: SessionCore, verdict: Verdict): Promise<Verdict> {
+  try {
+    await core.flushStore();
+    return verdict;
+  } catch (error) {
+    if (isProgrammingError(error)) throw error;
+    if (verdict.type === 'ErrorDuringExecution' && verdict.error.kind === 'SessionConflict') return verdict;
+    if (!(error instanceof SessionConflictError)) {
+      core.options.logger.warn('session store write failed', core.redaction.errorForLog(error));
+    }
+    return { type: 'ErrorDuringExecution', error: core.redaction.error(error) };
   }
 }
 

@@ -14,6 +14,14 @@ import { RunCancelledError } from '../errors.js';
 import { type DecideEnvironment } from '../hooks/hook-runner.js';
 import { type IdleWatch } from './idle-watch.js';
 import { type ResultMessage } from '../result-message.js';
+import { type QuestionResponse } from '../questions/question.js';
+
+/** A restored question's answer: the run resumes the call it was asked for and hands it this answer. */
+export interface ResumeAnswer {
+  readonly questionId: string;
+  readonly toolCallId: string | undefined;
+  readonly response: QuestionResponse;
+}
 
 export class RunState {
   readonly id = `run-${newId()}`;
@@ -34,6 +42,10 @@ export class RunState {
   wallClockTimer: ReturnType<typeof setTimeout> | undefined;
   /** The stream idle ceiling, made at the run's first model call. */
   idleWatch: IdleWatch | undefined;
+  /** Set on a run that resumes a tool round a restored question interrupted; taken by the first matching ask. */
+  resume: ResumeAnswer | undefined;
+  /** The tool call whose hooks or tool are running: a question asked now is asked for it. */
+  activeCallId: string | undefined;
   /** What hook decisions of this run log and time with; made on the run's first decision. */
   decideEnvironment: DecideEnvironment | undefined;
   #resolve!: (result: ResultMessage) => void;

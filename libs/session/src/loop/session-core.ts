@@ -25,13 +25,18 @@ import { type EventFields, type QueryEvent } from '../query-event.js';
 type ControlFields = EventFields<Extract<QueryEvent, { type: 'RunEnded' | 'QuestionAsked' | 'Error' }>>;
 type RoutineFields = EventFields<Exclude<QueryEvent, { type: 'RunEnded' | 'QuestionAsked' | 'Error' }>>;
 import { PendingQuestions } from '../questions/pending-questions.js';
-import { type QuestionRequest, type QuestionResponse } from '../questions/question.js';
+import {
+  PERMISSION_QUESTION_PREFIX,
+  type QuestionRequest,
+  type QuestionResponse,
+} from '../questions/question.js';
 import { SessionRedaction } from '../redaction.js';
 import { type SerializedError } from '../serialized-error.js';
 import { askUserQuestionTool } from '../tools/ask-user-question.js';
 import { ToolSlots } from '../tools/slots.js';
 import { bindTool, type ToolBinding, ToolCategory } from '../tools/tool-binding.js';
 import { type RunState } from './run-state.js';
+import { type SessionPersistence } from '../store/session-persistence.js';
 
 export class SessionCore {
   readonly options: ResolvedOptions;
@@ -61,6 +66,10 @@ export class SessionCore {
   fatal: { readonly error: unknown } | undefined;
   /** Set by AgentSession: closes the session after a fatal error. */
   onFatal: () => void = () => undefined;
+  /** Set by AgentSession: closes the session once another writer took it over (SessionConflict). */
+  onConflict: () => void = () => undefined;
+  /** The session's store link, when options name a store; set at open after the conversation loads. */
+  persistence: SessionPersistence | undefined;
   readonly #allDefinitions: readonly ToolDefinition[];
   readonly #anyVisibility: boolean;
 
@@ -93,6 +102,7 @@ export class SessionCore {
     this.#anyVisibility = tools.some((binding) => binding.visible !== undefined);
     this.hooks = new HookRegistry([permissionHook(this), ...options.hooks]);
     this.slots = new ToolSlots(options.concurrency);
+    this.questions.onClosed = (questionId) => this.persistence?.note({ kind: 'questionClosed', questionId });
     if (options.systemPrompt !== undefined) this.append(Message.system(options.systemPrompt));
   }
 
@@ -131,6 +141,12 @@ export class SessionCore {
     this.history.push(...messages);
     this.historyTokens = this.options.tokenCounter.count(this.history);
     this.contextWarned = false;
+    this.persistence?.markReplaced();
+  }
+
+  /** Stores what the conversation gained since the last flush; undefined without a store. */
+  flushStore(): Promise<void> | undefined {
+    return this.persistence?.flush(this.history);
   }
 
   /**
@@ -258,10 +274,21 @@ export class SessionCore {
   ask(request: QuestionRequest, signal: AbortSignal): Promise<QuestionResponse> {
     const run = this.current;
     if (!run) return Promise.reject(new InvalidArgumentError('no run is in progress to ask for'));
+    const resumed = takeResumeAnswer(run, request);
+    if (resumed) return Promise.resolve(resumed);
+    const toolCallId = run.activeCallId;
+    const persistence = this.persistence;
+    const announce = (): Promise<void> => this.emitControl(run, { type: 'QuestionAsked', request });
     return this.questions.ask(request, {
       runId: run.id,
       signal,
-      announce: () => this.emitControl(run, { type: 'QuestionAsked', request }),
+      // A stored question is durable before anyone can see it, so a restart never loses one it showed.
+      announce: persistence
+        ? () => {
+            persistence.note({ kind: 'question', request, ...(toolCallId ? { toolCallId } : {}) });
+            return persistence.flush(this.history).then(announce);
+          }
+        : announce,
     });
   }
 
@@ -292,4 +319,20 @@ export class SessionCore {
   throwIfFatal(): void {
     if (this.fatal) throw this.fatal.error;
   }
+}
+
+/**
+ * The answer a resuming run carries, when this is the question it answers: asked for the same tool call
+ * and of the same kind (permission or the model's own). Taken once.
+ */
+function takeResumeAnswer(run: RunState, request: QuestionRequest): QuestionResponse | undefined {
+  const resume = run.resume;
+  if (!resume || resume.toolCallId === undefined || resume.toolCallId !== run.activeCallId) return undefined;
+  if (questionKind(resume.questionId) !== questionKind(request.questionId)) return undefined;
+  run.resume = undefined;
+  return resume.response;
+}
+
+function questionKind(questionId: string): string {
+  return questionId.startsWith(PERMISSION_QUESTION_PREFIX) ? PERMISSION_QUESTION_PREFIX : 'other';
 }

@@ -19,7 +19,13 @@ export async function runToolRound(
   const { core, run } = scope;
   for (const call of calls) {
     if (run.signal.aborted) return undefined;
-    const verdict = await runCall(scope, call);
+    run.activeCallId = call.id;
+    let verdict: Verdict | undefined;
+    try {
+      verdict = await runCall(scope, call);
+    } finally {
+      run.activeCallId = undefined;
+    }
     if (verdict) return verdict;
     const pause = core.yieldToReaders();
     if (pause) await pause;

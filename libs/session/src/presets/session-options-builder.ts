@@ -11,6 +11,7 @@ import { memoryToolBindings } from '../memory/memory-tools.js';
 import { type SessionOptions } from '../options.js';
 import { type Permission } from '../permissions/permission.js';
 import { type ToolBinding } from '../tools/tool-binding.js';
+import { type SessionStore } from '../store/session-store.js';
 
 /** Options the builder sets with its own methods; `with(...)` takes every other field. */
 type OtherOptions = Omit<SessionOptions, 'model' | 'tools' | 'hooks'>;
@@ -84,6 +85,11 @@ export class SessionOptionsBuilder {
 
   withSessionId(sessionId: string): this {
     return this.with({ sessionId });
+  }
+
+  /** Keeps the conversation in `store` under the session id: open loads it, each turn appends. */
+  withStore(store: SessionStore): this {
+    return this.with({ store });
   }
 
   /** Adds the model's AskUserQuestion tool. */

@@ -1,6 +1,9 @@
 /**
  * The questions a session is waiting on. `ask` registers one, announces it (QuestionAsked) and waits
  * for `answer` or for the asking run's signal; a run's end cancels whatever it left unanswered.
+ *
+ * A question restored from a session store is dormant: the run that asked it is gone, so nothing waits
+ * on it; the session takes it back (`takeDormant`) when it is answered and resumes the asking call.
  */
 import { abortReason } from '@helios/core';
 import { UnknownQuestionError } from '../errors.js';
@@ -16,6 +19,12 @@ export interface AskOptions {
   readonly announce: () => Promise<void>;
 }
 
+/** A question restored from the store, and the tool call it was asked for. */
+export interface DormantQuestion {
+  readonly request: QuestionRequest;
+  readonly toolCallId?: string;
+}
+
 interface Pending {
   readonly request: QuestionRequest;
   readonly runId: string;
@@ -25,6 +34,9 @@ interface Pending {
 
 export class PendingQuestions {
   readonly #pending = new Map<string, Pending>();
+  readonly #dormant = new Map<string, DormantQuestion>();
+  /** Told of every question that stops pending (answered or cancelled); the session's store hears it. */
+  onClosed: (questionId: string) => void = () => undefined;
 
   /**
    * Waits for the answer. `announce` emits QuestionAsked after the question is registered, so an answer
@@ -35,7 +47,7 @@ export class PendingQuestions {
     if (signal.aborted) return Promise.reject(abortReason(signal));
     const answered = new Promise<QuestionResponse>((resolve, reject) => {
       const onAbort = (): void => {
-        this.#pending.delete(request.questionId);
+        if (this.#pending.delete(request.questionId)) this.onClosed(request.questionId);
         reject(abortReason(signal));
       };
       signal.addEventListener('abort', onAbort, { once: true });
@@ -62,11 +74,37 @@ export class PendingQuestions {
     if (!pending) throw new UnknownQuestionError(`no pending question with id ${JSON.stringify(questionId)}`);
     const checked = checkResponse(response);
     this.#pending.delete(questionId);
+    this.onClosed(questionId);
     pending.resolve(checked);
   }
 
   list(): readonly QuestionRequest[] {
-    return Object.freeze([...this.#pending.values()].map((pending) => pending.request));
+    const live = [...this.#pending.values()].map((pending) => pending.request);
+    const dormant = [...this.#dormant.values()].map((question) => question.request);
+    return Object.freeze([...dormant, ...live]);
+  }
+
+  restore(question: DormantQuestion): void {
+    this.#dormant.set(question.request.questionId, question);
+  }
+
+  get hasDormant(): boolean {
+    return this.#dormant.size > 0;
+  }
+
+  /** Removes a dormant question to resume it; undefined when `questionId` is not one. */
+  takeDormant(questionId: string): DormantQuestion | undefined {
+    const question = this.#dormant.get(questionId);
+    if (question) {
+      this.#dormant.delete(questionId);
+      this.onClosed(questionId);
+    }
+    return question;
+  }
+
+  /** Closes every dormant question: the session went on without their answers. */
+  dropDormant(): void {
+    for (const id of [...this.#dormant.keys()]) this.takeDormant(id);
   }
 
   /** Cancels the questions a run left open. */
@@ -74,6 +112,7 @@ export class PendingQuestions {
     for (const [id, pending] of this.#pending) {
       if (pending.runId !== runId) continue;
       this.#pending.delete(id);
+      this.onClosed(id);
       pending.reject(reason);
     }
   }

@@ -12,6 +12,8 @@ import { MoneyNumeric1764979200000 } from './1764979200000-money-numeric.js';
 import { LimitFunctions1765065600000 } from './1765065600000-limit-functions.js';
 import { LimitRunningSums1765152000000 } from './1765152000000-limit-running-sums.js';
 import { AnnotationsPrompts1765238400000 } from './1765238400000-annotations-prompts.js';
+import { Traces1765324800000 } from './1765324800000-traces.js';
+import { SessionStore1765411200000 } from './1765411200000-session-store.js';
 
 export {
   AnnotationsPrompts1765238400000,
@@ -24,6 +26,8 @@ export {
   PendingAutovacuum1764892800000,
   PendingBacklogSplit1764720000000,
   PendingSeqUnindexed1764806400000,
+  SessionStore1765411200000,
+  Traces1765324800000,
 };
 
 /** Ordered oldest first; TypeORM also orders by the timestamp in each class name. */
@@ -38,4 +42,6 @@ export const migrations = [
   LimitFunctions1765065600000,
   LimitRunningSums1765152000000,
   AnnotationsPrompts1765238400000,
+  Traces1765324800000,
+  SessionStore1765411200000,
 ] as const;

@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { type DestinationStream } from 'pino';
 import { AdminModule } from './admin/admin.module.js';
-import { AuthModule } from './auth/auth.module.js';
+import { AuthModule, type AuthModuleOptions } from './auth/auth.module.js';
 import { type HeliosConfig } from './config/config.schema.js';
 import { ConfigModule } from './config/config.module.js';
 import { ErrorsModule } from './errors/errors.module.js';
@@ -14,6 +14,7 @@ import { PersistenceModule } from './persistence/persistence.module.js';
 import { ProvidersModule } from './providers/providers.module.js';
 import { SandboxModule } from './sandbox/sandbox.module.js';
 import { SessionsModule } from './sessions/sessions.module.js';
+import { type SessionsModuleOptions } from './sessions/sessions.tokens.js';
 
 export interface AppModuleOptions {
   readonly config: HeliosConfig;
@@ -21,7 +22,11 @@ export interface AppModuleOptions {
   readonly governance: GovernanceModuleOptions;
   /** Where every log line goes instead of stdout (tests read them). */
   readonly logDestination?: DestinationStream;
+  /** In-process seams of the runtime API: a deployer's own authenticator, scripted models. */
+  readonly runtime?: RuntimeOptions;
 }
+
+export type RuntimeOptions = AuthModuleOptions & SessionsModuleOptions;
 
 /**
  * The root: one feature module per domain. Nest initialises the deepest module first (persistence
@@ -40,10 +45,10 @@ export class AppModule {
         PersistenceModule,
         HealthModule,
         GovernanceModule.forRoot(options.governance),
-        AuthModule,
+        AuthModule.forRoot({ authenticator: options.runtime?.authenticator }),
         ProvidersModule,
         SandboxModule,
-        SessionsModule,
+        SessionsModule.forRoot({ scriptedModels: options.runtime?.scriptedModels }),
         AdminModule,
       ],
     };

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { type DestinationStream } from 'pino';
-import { AppModule } from './app.module.js';
+import { AppModule, type RuntimeOptions } from './app.module.js';
 import { type HeliosConfig } from './config/config.schema.js';
 import { requestId } from './logging/logger-options.js';
 import { capConnections, timeoutOptions } from './common/connection-limits.js';
@@ -37,6 +37,8 @@ export interface ServerOptions {
   readonly governance?: Pick<GovernanceModuleOptions, 'clock'>;
   /** Where every log line goes instead of stdout, so tests can read them. */
   readonly logDestination?: DestinationStream;
+  /** The runtime API's seams: a deployer's own Authenticator, scripted models for `scripted/<name>`. */
+  readonly runtime?: RuntimeOptions;
 }
 
 /**
@@ -51,7 +53,13 @@ export async function createApp(
 ): Promise<NestFastifyApplication> {
   const governance = { policy: prepareGovernance(config, env), ...options.governance };
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot({ config, env, governance, logDestination: options.logDestination }),
+    AppModule.forRoot({
+      config,
+      env,
+      governance,
+      logDestination: options.logDestination,
+      runtime: options.runtime,
+    }),
     new FastifyAdapter({
       bodyLimit: config.server.bodyLimitBytes,
       return503OnClosing: true,

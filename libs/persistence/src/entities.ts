@@ -8,11 +8,13 @@ import { type PostgresDataSourceOptions } from 'typeorm/driver/postgres/Postgres
 import { GOVERNANCE_ENTITIES } from './governance/entities/index.js';
 import { INSTANCE_ENTITIES } from './instance/instance-metadata.entity.js';
 import { OBSERVABILITY_ENTITIES } from './observability/entities/index.js';
+import { SESSION_ENTITIES } from './sessions/session.entities.js';
 
 export const HELIOS_ENTITIES: readonly EntitySchema[] = [
   ...INSTANCE_ENTITIES,
   ...GOVERNANCE_ENTITIES,
   ...OBSERVABILITY_ENTITIES,
+  ...SESSION_ENTITIES,
 ];
 
 /**

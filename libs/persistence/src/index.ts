@@ -2,8 +2,10 @@
  * @helios/persistence — PostgreSQL for Helios, one folder per domain: `embedded/` (an embedded PostgreSQL
  * server for zero-setup runs), `instance/` (the installation's metadata row), `governance/` (the
  * governance stores and their tables), `observability/` (annotations with SCIM filters, the prompt
- * registry). Every table has a TypeORM entity (HELIOS_ENTITIES); the schema
- * itself comes from @helios/migrations. Test and process helpers live in `@helios/persistence/testing`.
+ * registry, the trace store, and the configurable schema they share), `sessions/` (the session
+ * store); `createPersistence` makes the observability and session stores in one call. Every table has
+ * a TypeORM entity (HELIOS_ENTITIES); the schema itself comes from @helios/migrations. Test and process
+ * helpers live in `@helios/persistence/testing`.
  *
  * The public entry of this package: everything other packages may use is exported from here.
  */
@@ -70,3 +72,37 @@ export {
   type ScimAttributeType,
 } from './observability/scim-sql.js';
 export { PromptNotFoundError, PromptVariableMissingError, ScimFilterError } from './observability/errors.js';
+export {
+  DEFAULT_SCHEMA,
+  PersistenceConfig,
+  SCHEMA_NAME_PATTERN,
+  type PersistenceConfigOptions,
+} from './observability/persistence-config.js';
+export {
+  DEFAULT_TRACE_BATCH_SIZE,
+  DEFAULT_TRACE_CAPACITY,
+  PgTraceStore,
+  type PgTraceStoreOptions,
+  type TraceStoreStats,
+} from './observability/pg-trace-store.js';
+export { type TraceStoreLogger } from './observability/trace-batch-writer.js';
+export { type TraceFilter } from './observability/trace-filter.js';
+export {
+  TRACE_GROUPINGS,
+  type LatencyPercentiles,
+  type TraceGrouping,
+  type TraceListQuery,
+  type TraceRollup,
+  type TraceSummary,
+  type TraceSummaryQuery,
+} from './observability/trace-queries.js';
+export { type RedactText } from './observability/trace-rows.js';
+
+export {
+  SessionEntity,
+  SessionEntryEntity,
+  type SessionEntryRow,
+  type SessionRow,
+} from './sessions/session.entities.js';
+export { PgSessionStore } from './sessions/pg-session-store.js';
+export { createPersistence, type HeliosPersistence, type PersistenceOptions } from './create-persistence.js';

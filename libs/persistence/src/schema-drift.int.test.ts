@@ -28,6 +28,8 @@ const INEXPRESSIBLE = [
   ]),
   // TypeORM indexes have no INCLUDE columns; the entity declares it with `synchronize: false`.
   '- index CREATE INDEX limit_charges_bucket_at ON public.limit_charges USING btree (bucket_id, at_ms) INCLUDE (amount)',
+  // An EntitySchema index has no method (USING gin); the entity declares it with `synchronize: false`.
+  '- index CREATE INDEX helios_traces_labels ON public.helios_traces USING gin (labels)',
   // Table storage parameters (the queue's autovacuum settings) have no entity option.
   '- storage pending_evaluations autovacuum_vacuum_scale_factor=0, autovacuum_vacuum_threshold=5000, autovacuum_vacuum_cost_delay=0',
   // Triggers (and the function behind them) are not part of an entity.

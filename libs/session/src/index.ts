@@ -28,7 +28,7 @@ export {
   SessionStartOutcome,
 } from './execution/execution-provider.js';
 export { SessionLogger } from './logger.js';
-export { isValidSessionId, newSessionId } from './session-id.js';
+export { isValidSessionId, newSessionId, requireSessionId } from './session-id.js';
 export { SerializedError } from './serialized-error.js';
 export type {
   Cancelled,

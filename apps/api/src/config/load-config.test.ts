@@ -157,3 +157,117 @@ describe('loadConfig', () => {
     expect(issue?.message).toContain('missing.yaml');
   });
 });
+
+describe('auth:, agents: and sessions:', () => {
+  const agent = (extra = '') =>
+    `agents:\n  reader:\n    model: openai-compatible/llama3.1\n    preset: readOnly\n    workspace: ./work\n${extra}`;
+
+  it('reads the issue example, substituting ${ENV} in tokens and API keys', () => {
+    const config = parseConfig(
+      'auth:\n  tokens:\n    - { token: "${HELIOS_TOKEN}", tenant: acme, subject: alice, roles: [admin] }\n' +
+        agent(
+          '    baseUrl: http://127.0.0.1:11434/v1\n    apiKey: ${OPENAI_API_KEY}\n' +
+            '    systemPrompt: You read files for the user.\n' +
+            '    permission: { mode: DEFAULT, allow: ["Read(**)"], ask: [], deny: [] }\n' +
+            '    limits: { maxTurns: 20, maxBudgetMicroUsd: 500000, maxWallClockMs: 600000 }\n' +
+            '    traceDetail: STANDARD\n    store: postgres\n',
+        ),
+      { HELIOS_TOKEN: 'tok-0123456789abcdef', OPENAI_API_KEY: 'sk-test-key' },
+    );
+    expect(config.auth?.tokens).toEqual([
+      { token: 'tok-0123456789abcdef', tenant: 'acme', subject: 'alice', roles: ['admin'] },
+    ]);
+    expect(config.agents?.reader).toMatchObject({
+      model: 'openai-compatible/llama3.1',
+      apiKey: 'sk-test-key',
+      preset: 'readOnly',
+      workspace: './work',
+      permission: { mode: 'DEFAULT', allow: ['Read(**)'], ask: [], deny: [] },
+      limits: { maxTurns: 20, maxBudgetMicroUsd: 500_000n, maxWallClockMs: 600_000 },
+      traceDetail: 'STANDARD',
+      store: 'postgres',
+    });
+    expect(config.sessions).toEqual({
+      maxRequestBytes: 262_144,
+      maxConcurrentRequestsPerPrincipal: 32,
+      maxConcurrentRequests: 512,
+      maxSessionsPerPrincipal: 16,
+      maxSessions: 256,
+      retentionMs: 900_000,
+      sweepIntervalMs: 30_000,
+      heartbeatMs: 15_000,
+      retainedEvents: 1_024,
+      retainedEventBytes: 8_388_608,
+    });
+  });
+
+  it('leaves auth and agents unset by default, and ${…} in other settings as text', () => {
+    const config = parseConfig(`${agent('    systemPrompt: "costs ${PRICE}"\n')}`);
+    expect(config.auth).toBeUndefined();
+    expect(config.agents?.reader?.systemPrompt).toBe('costs ${PRICE}');
+    expect(parseConfig('').agents).toBeUndefined();
+  });
+
+  it('names an unset variable by the setting, never echoing a value', () => {
+    const issues = issuesOf(() =>
+      parseConfig(
+        'auth:\n  tokens:\n    - { token: "${NOPE}", tenant: t, subject: s }\n' +
+          agent('    apiKey: ${ALSO_NOPE}\n'),
+      ),
+    );
+    expect(issues).toEqual([
+      { path: 'auth.tokens.0.token', message: 'environment variable NOPE is not set' },
+      { path: 'agents.reader.apiKey', message: 'environment variable ALSO_NOPE is not set' },
+    ]);
+  });
+
+  it('reports every agent and auth mistake by its path', () => {
+    const issues = issuesOf(() =>
+      parseConfig(
+        'auth:\n  tokens:\n    - { token: short, tenant: t, subject: s, colour: red }\n' +
+          '    - { token: same-token-0123456789, tenant: t, subject: s }\n' +
+          '    - { token: same-token-0123456789, tenant: t, subject: s2 }\n' +
+          '  jwt: { issuer: i, audience: a }\n' +
+          'agents:\n  "bad name":\n    model: x/y\n  ok:\n    model: nomodel\n    preset: workspace\n' +
+          '    permission: { mode: SOMETIMES, allow: ["Read("] }\n    limits: { maxTurns: 0 }\n    store: disk\n',
+      ),
+    );
+    const paths = issues.map((i) => i.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'auth.tokens.0.token',
+        'auth.tokens.0.colour',
+        'auth.jwt',
+        'agents.bad name',
+        'agents.ok.model',
+        'agents.ok.permission.mode',
+        'agents.ok.permission.allow.0',
+        'agents.ok.limits.maxTurns',
+        'agents.ok.store',
+      ]),
+    );
+    expect(issues.find((i) => i.path === 'auth.tokens.0.token')?.message).not.toContain('short');
+    const duplicate = issuesOf(() =>
+      parseConfig(
+        'auth:\n  tokens:\n    - { token: same-token-0123456789, tenant: t, subject: s }\n' +
+          '    - { token: same-token-0123456789, tenant: t, subject: s2 }\n',
+      ),
+    );
+    expect(duplicate).toEqual([{ path: 'auth.tokens.1.token', message: 'the same token as tokens.0.token' }]);
+    expect(issuesOf(() => parseConfig('agents:\n  a: { model: x/y, preset: workspace }\n'))).toEqual([
+      { path: 'agents.a.workspace', message: 'required by preset workspace' },
+    ]);
+    expect(issuesOf(() => parseConfig('auth: {}\n'))[0]?.message).toMatch(/at least one of tokens, jwt/);
+    expect(issuesOf(() => parseConfig('agents: {}\n'))[0]?.path).toBe('agents');
+  });
+
+  it('checks the runtime limits and keeps maxRequestBytes within the server body limit', () => {
+    expect(parseConfig('sessions:\n  maxSessions: 1\n').sessions.maxSessions).toBe(1);
+    expect(issuesOf(() => parseConfig('sessions:\n  maxSessions: 0\n'))[0]?.path).toBe(
+      'sessions.maxSessions',
+    );
+    expect(issuesOf(() => parseConfig('sessions:\n  maxRequestBytes: 2000000\n'))).toEqual([
+      { path: 'sessions.maxRequestBytes', message: 'must not exceed server.bodyLimitBytes' },
+    ]);
+  });
+});

@@ -4,6 +4,7 @@ import { parseDocument } from 'yaml';
 import { type z } from 'zod';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import { configSchema, type HeliosConfig } from './config.schema.js';
+import { substituteEnv } from './env-substitution.js';
 
 /** Environment variables that override a setting of `helios.yaml` (the configuration contract). */
 const ENV_OVERRIDES = [
@@ -55,12 +56,15 @@ export function parseConfig(text: string, env: NodeJS.ProcessEnv = {}, source = 
     setPath(raw, path, kind === 'integer' && /^\d+$/.test(value) ? Number(value) : value);
     overridden.set(path.join('.'), name);
   }
+  const unresolved = substituteEnv(raw, env);
   const result = configSchema.safeParse(raw);
-  if (result.success) return result.data;
-  throw new ConfigError(
-    source,
-    result.error.issues.map((issue) => toIssue(issue, overridden)),
-  );
+  if (result.success && unresolved.length === 0) return result.data;
+  // A setting whose variable is missing is reported once, as that, not also as the empty value left.
+  const missing = new Set(unresolved.map((issue) => issue.path));
+  const invalid = result.success
+    ? []
+    : result.error.issues.map((issue) => toIssue(issue, overridden)).filter((i) => !missing.has(i.path));
+  throw new ConfigError(source, [...unresolved, ...invalid]);
 }
 
 function parseYaml(text: string, source: string): Record<string, unknown> {

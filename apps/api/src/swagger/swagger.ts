@@ -11,6 +11,18 @@ export function mainOpenApiDocument(app: NestFastifyApplication): OpenAPIObject 
       .setTitle('Helios API')
       .setDescription('Runs tool-using agents over HTTP/SSE, serves governance decisions and the admin API.')
       .setVersion(VERSION)
+      // The runtime API's authenticators (auth: in helios.yaml); one of them applies per deployment.
+      .addBearerAuth(
+        { type: 'http', scheme: 'bearer', description: 'A static API token or a JWT.' },
+        'bearer',
+      )
+      .addSecurity('trustedProxy', {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Authenticated-Subject',
+        description:
+          'Behind an authenticating proxy: X-Authenticated-Tenant and X-Authenticated-Subject, trusted only from the configured proxy addresses.',
+      })
       .build(),
   );
 }

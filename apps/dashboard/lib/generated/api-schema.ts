@@ -52,6 +52,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The agents a caller may start sessions of (never their keys). */
+        get: operations["AgentsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own sessions, newest first. */
+        get: operations["SessionsController_list"];
+        put?: never;
+        /** Start a session of an agent (or reopen one of yours from its store). */
+        post: operations["SessionsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a message: steers the run in progress, or starts the next run. */
+        post: operations["SessionsController_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/interrupt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel the run in progress (it ends Cancelled "interrupted"); the session stays open. */
+        post: operations["SessionsController_interrupt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/questions/{questionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer a pending question (a permission approval, or the model’s own). */
+        post: operations["SessionsController_answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Close the session (a run in progress ends Cancelled) and forget it. */
+        delete: operations["SessionsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's events (SSE), across runs, until it closes. */
+        get: operations["SessionReadsController_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Long poll for the latest run's result: now if none is running, else when the running one ends. */
+        get: operations["SessionReadsController_result"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/{id}/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The questions the session waits on (for a client that missed QuestionAsked). */
+        get: operations["SessionReadsController_questions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -97,6 +251,124 @@ export interface components {
             /** Format: date-time */
             startedAt: string;
             uptimeSeconds: number;
+        };
+        AgentDto: {
+            /** @example demo */
+            name: string;
+            /** @example scripted/demo */
+            model: string;
+            /** @enum {string} */
+            preset: "minimal" | "readOnly" | "workspace";
+            /** @description A scripted model (the built-in demo): no provider is called. */
+            scripted: boolean;
+            /**
+             * @description Where its conversations are kept.
+             * @enum {string}
+             */
+            store: "memory" | "file" | "postgres";
+        };
+        ErrorBodyDto: {
+            /**
+             * @description A stable reason code.
+             * @example SESSION_NOT_FOUND
+             */
+            error: string;
+            /** @example session not found */
+            message: string;
+        };
+        CreateSessionDto: {
+            /**
+             * @description The agent to run (GET /v1/agents lists them).
+             * @example demo
+             */
+            agent: string;
+            /**
+             * @description Reopen this session of yours (an agent with a file or postgres store), e.g. after a restart: its conversation carries on. Omit to start a new session.
+             * @example sess-0193a6c4-7f1e-7a9b-8c2d-1e2f3a4b5c6d
+             */
+            sessionId?: string;
+        };
+        SessionCreatedDto: {
+            /** @example sess-0193a6c4-7f1e-7a9b-8c2d-1e2f3a4b5c6d */
+            sessionId: string;
+            /** @example /v1/sessions/sess-0193a6c4-7f1e-7a9b-8c2d-1e2f3a4b5c6d/events */
+            eventsUrl: string;
+        };
+        SessionSummaryDto: {
+            sessionId: string;
+            /** @description The agent it runs. */
+            agent: string;
+            /**
+             * @description idle: never ran; running; finished: its last run ended; closed.
+             * @enum {string}
+             */
+            status: "idle" | "running" | "finished" | "closed";
+            /** @description Model turns taken by all its runs. */
+            turns: number;
+            /**
+             * @description Model cost of all its runs, integer micro-USD as a decimal string.
+             * @example 0
+             */
+            costMicroUsd: string;
+            /**
+             * @description The latest run's result type.
+             * @example Success
+             */
+            lastResult: string | null;
+            /** @description Questions waiting for an answer. */
+            pendingQuestions: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SendMessageDto: {
+            /** @description The message; steers the run in progress or starts the next run. */
+            text: string;
+        };
+        InterruptedDto: {
+            /** @description Whether a run was in progress and was cancelled. */
+            interrupted: boolean;
+        };
+        AnswerQuestionDto: {
+            /**
+             * @description The chosen option labels (a permission question approves only on "Allow").
+             * @example [
+             *       "Allow"
+             *     ]
+             */
+            selectedLabels: string[];
+            /**
+             * @description Free text alongside the labels.
+             * @example
+             */
+            customText?: string;
+        };
+        RunResultDto: {
+            /**
+             * @description The result variant.
+             * @enum {string}
+             */
+            type: "Success" | "ErrorMaxTurns" | "ErrorMaxBudgetUsd" | "ErrorMaxWallClock" | "ErrorDuringExecution" | "ErrorTransientStream" | "Refusal" | "Cancelled";
+            /** @description The result in the session library's wire form (type, sessionId, runId, usage, cost, …). */
+            result: {
+                [key: string]: unknown;
+            };
+        };
+        QuestionOptionDto: {
+            /** @example Allow */
+            label: string;
+            /** @example ask rule Write(**) matched Write(./notes.md) */
+            description: string;
+        };
+        QuestionDto: {
+            /** @description perm-… for a permission question, q-… for the model’s own. */
+            questionId: string;
+            /** @example Permission */
+            header: string;
+            question: string;
+            options: components["schemas"]["QuestionOptionDto"][];
+            multiSelect: boolean;
         };
     };
     responses: never;
@@ -172,6 +444,687 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StatusDto"];
+                };
+            };
+        };
+    };
+    AgentsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDto"][];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or forged credential (UNAUTHENTICATED); WWW-Authenticate carries the challenge. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight for this caller (TOO_MANY_REQUESTS, Retry-After: 5). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight on the server (SERVER_BUSY). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SessionsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionSummaryDto"][];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or forged credential (UNAUTHENTICATED); WWW-Authenticate carries the challenge. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight for this caller (TOO_MANY_REQUESTS, Retry-After: 5). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight on the server (SERVER_BUSY). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SessionsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSessionDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionCreatedDto"];
+                };
+            };
+            /** @description Invalid body (INVALID_REQUEST, AGENT_NOT_FOUND, INVALID_ARGUMENT). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or forged credential (UNAUTHENTICATED); WWW-Authenticate carries the challenge. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown session, or another principal's (SESSION_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Body over sessions.maxRequestBytes (REQUEST_TOO_LARGE); a declared one is refused unread. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description This caller holds its maximum of sessions, none finished (SESSION_LIMIT_REACHED, Retry-After: 5).
+             *
+             *     Too many requests in flight for this caller (TOO_MANY_REQUESTS, Retry-After: 5).
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description The server holds its maximum of sessions (REGISTRY_FULL, Retry-After: 5), or is busy.
+             *
+             *     Too many requests in flight on the server (SERVER_BUSY).
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SessionsController_send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendMessageDto"];
+            };
+        };
+        responses: {
+            /** @description Accepted; follow the events or poll the result. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid body (INVALID_REQUEST, AGENT_NOT_FOUND, INVALID_ARGUMENT). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or forged credential (UNAUTHENTICATED); WWW-Authenticate carries the challenge. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown session, or another principal's (SESSION_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The session is closed (SESSION_CLOSED). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Body over sessions.maxRequestBytes (REQUEST_TOO_LARGE); a declared one is refused unread. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /**
+             * @description Too many requests in flight, or the steering queue is full (STEERING_QUEUE_FULL).
+             *
+             *     Too many requests in flight for this caller (TOO_MANY_REQUESTS, Retry-After: 5).
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight on the server (SERVER_BUSY). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SessionsController_interrupt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterruptedDto"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or forged credential (UNAUTHENTICATED); WWW-Authenticate carries the challenge. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown session, or another principal's (SESSION_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The session is closed (SESSION_CLOSED). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Body over sessions.maxRequestBytes (REQUEST_TOO_LARGE); a declared one is refused unread. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight for this caller (TOO_MANY_REQUESTS, Retry-After: 5). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight on the server (SERVER_BUSY). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SessionsController_answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                questionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerQuestionDto"];
+            };
+        };
+        responses: {
+            /** @description Answered; the run waiting on it continues. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid body (INVALID_REQUEST, AGENT_NOT_FOUND, INVALID_ARGUMENT). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or forged credential (UNAUTHENTICATED); WWW-Authenticate carries the challenge. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown session, or the question is not pending (SESSION_NOT_FOUND, QUESTION_NOT_PENDING). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The session is closed (SESSION_CLOSED). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Body over sessions.maxRequestBytes (REQUEST_TOO_LARGE); a declared one is refused unread. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight for this caller (TOO_MANY_REQUESTS, Retry-After: 5). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight on the server (SERVER_BUSY). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SessionsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Closed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired, revoked or forged credential (UNAUTHENTICATED); WWW-Authenticate carries the challenge. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown session, or another principal's (SESSION_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight for this caller (TOO_MANY_REQUESTS, Retry-After: 5). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight on the server (SERVER_BUSY). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SessionReadsController_events: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The last event id received. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream: `Ready` first (data `{}`), then one event per QueryEvent — `event:` the variant name, `data:` its JSON wire form on one line, `id:` its number in the session — and a comment line as heartbeat. Reconnect with Last-Event-ID to get what you missed from the retained log; events no longer retained come as one `Gap` event (`{type, sessionId, firstMissed, lastMissed, missed}`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or forged credential (UNAUTHENTICATED); WWW-Authenticate carries the challenge. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown session, or another principal's (SESSION_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight for this caller (TOO_MANY_REQUESTS, Retry-After: 5). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight on the server (SERVER_BUSY). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SessionReadsController_result: {
+        parameters: {
+            query?: {
+                /** @description Seconds to wait: default 60, 0 to 300 (not a number: 60; clamped). */
+                timeout?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResultDto"];
+                };
+            };
+            /** @description No result within the timeout. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, expired, revoked or forged credential (UNAUTHENTICATED); WWW-Authenticate carries the challenge. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown session, or another principal's (SESSION_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight for this caller (TOO_MANY_REQUESTS, Retry-After: 5). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The run failed with an unexpected error and the session closed (SESSION_FAILED). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight on the server (SERVER_BUSY). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SessionReadsController_questions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionDto"][];
+                };
+            };
+            /** @description Missing, malformed, expired, revoked or forged credential (UNAUTHENTICATED); WWW-Authenticate carries the challenge. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Unknown session, or another principal's (SESSION_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight for this caller (TOO_MANY_REQUESTS, Retry-After: 5). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Too many requests in flight on the server (SERVER_BUSY). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
         };

@@ -16,6 +16,7 @@ import {
   pageBounds,
   type Paginate,
 } from './annotation.js';
+import { PersistenceConfig } from './persistence-config.js';
 import { compileScimFilter, scimAttributes } from './scim-sql.js';
 
 interface AnnotationSqlRow {
@@ -49,21 +50,28 @@ export const ANNOTATION_FILTER_ATTRIBUTES = scimAttributes({
 const COLUMNS = `"id", "subject_id", "facet", "label", "author_kind", "author_id", "rating", "comment",
   "metadata", "created_at", "updated_at"`;
 
-const INSERT = `INSERT INTO "helios_annotations" (${COLUMNS})
+/** The statements of one store, over its schema's `helios_annotations`. */
+function statements(table: string) {
+  const insert = `INSERT INTO ${table} (${COLUMNS})
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, coalesce($10::timestamptz, now()),
     coalesce($10::timestamptz, now()))`;
-
-const UPDATE_ON_CONFLICT = `DO UPDATE SET "author_kind" = EXCLUDED."author_kind", "rating" = EXCLUDED."rating",
+  const updateOnConflict = `DO UPDATE SET "author_kind" = EXCLUDED."author_kind", "rating" = EXCLUDED."rating",
   "comment" = EXCLUDED."comment", "metadata" = EXCLUDED."metadata", "updated_at" = EXCLUDED."updated_at"`;
-
-/** One statement per shape of key: the conflict target must name the partial index the row falls in. */
-const UPSERT = {
-  faceted: `${INSERT} ON CONFLICT ("subject_id", "facet", "label", "author_id")
-    WHERE "facet" IS NOT NULL AND "author_id" IS NOT NULL ${UPDATE_ON_CONFLICT} RETURNING *`,
-  unfaceted: `${INSERT} ON CONFLICT ("subject_id", "label", "author_id")
-    WHERE "facet" IS NULL AND "author_id" IS NOT NULL ${UPDATE_ON_CONFLICT} RETURNING *`,
-  authorless: `${INSERT} RETURNING *`,
-};
+  return {
+    /** One statement per shape of key: the conflict target must name the partial index the row falls in. */
+    upsert: {
+      faceted: `${insert} ON CONFLICT ("subject_id", "facet", "label", "author_id")
+    WHERE "facet" IS NOT NULL AND "author_id" IS NOT NULL ${updateOnConflict} RETURNING *`,
+      unfaceted: `${insert} ON CONFLICT ("subject_id", "label", "author_id")
+    WHERE "facet" IS NULL AND "author_id" IS NOT NULL ${updateOnConflict} RETURNING *`,
+      authorless: `${insert} RETURNING *`,
+    },
+    bySubjects: `SELECT ${COLUMNS} FROM ${table} WHERE "subject_id" = ANY($1::uuid[])
+       ORDER BY "subject_id", "created_at", "id"`,
+    list: (where: string) => `SELECT ${COLUMNS} FROM ${table} WHERE ${where}
+       ORDER BY "created_at", "id" LIMIT $1 OFFSET $2`,
+  };
+}
 
 function toAnnotation(row: AnnotationSqlRow): Annotation {
   return {
@@ -82,7 +90,15 @@ function toAnnotation(row: AnnotationSqlRow): Annotation {
 }
 
 export class PgAnnotationStore {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly sql: ReturnType<typeof statements>;
+
+  /** `config` names the schema of `helios_annotations` (default `public`). */
+  constructor(
+    private readonly dataSource: DataSource,
+    config: PersistenceConfig = PersistenceConfig.DEFAULT,
+  ) {
+    this.sql = statements(config.qualify('helios_annotations'));
+  }
 
   private async rows(sql: string, params: readonly unknown[]): Promise<AnnotationSqlRow[]> {
     return (await this.dataSource.query(sql, [...params])) as AnnotationSqlRow[];
@@ -93,7 +109,8 @@ export class PgAnnotationStore {
     checkAnnotationInput(input);
     const facet = input.facet ?? null;
     const authorId = input.authorId ?? null;
-    const sql = authorId === null ? UPSERT.authorless : facet === null ? UPSERT.unfaceted : UPSERT.faceted;
+    const { upsert } = this.sql;
+    const sql = authorId === null ? upsert.authorless : facet === null ? upsert.unfaceted : upsert.faceted;
     const rows = await this.rows(sql, [
       newId(),
       input.subjectId,
@@ -120,11 +137,7 @@ export class PgAnnotationStore {
   async findBySubjects(subjectIds: readonly string[]): Promise<Annotation[]> {
     if (subjectIds.length === 0) return [];
     subjectIds.forEach(checkSubjectId);
-    const rows = await this.rows(
-      `SELECT ${COLUMNS} FROM "helios_annotations" WHERE "subject_id" = ANY($1::uuid[])
-       ORDER BY "subject_id", "created_at", "id"`,
-      [[...new Set(subjectIds)]],
-    );
+    const rows = await this.rows(this.sql.bySubjects, [[...new Set(subjectIds)]]);
     return rows.map(toAnnotation);
   }
 
@@ -138,11 +151,7 @@ export class PgAnnotationStore {
       scimFilter === undefined || scimFilter.trim() === ''
         ? { sql: 'true', params: [] }
         : compileScimFilter(scimFilter, ANNOTATION_FILTER_ATTRIBUTES, 3);
-    const rows = await this.rows(
-      `SELECT ${COLUMNS} FROM "helios_annotations" WHERE ${filter.sql}
-       ORDER BY "created_at", "id" LIMIT $1 OFFSET $2`,
-      [limit + 1, offset, ...filter.params],
-    );
+    const rows = await this.rows(this.sql.list(filter.sql), [limit + 1, offset, ...filter.params]);
     const hasMore = rows.length > limit;
     return {
       items: rows.slice(0, limit).map(toAnnotation),

@@ -7,6 +7,7 @@
 import { InvalidArgumentError, newId } from '@helios/core';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { PromptNotFoundError } from './errors.js';
+import { PersistenceConfig } from './persistence-config.js';
 import { type PromptVariables, renderTemplate, templateVariables } from './prompt-template.js';
 
 export interface Prompt {
@@ -44,13 +45,23 @@ interface PromptSqlRow {
 
 const MAX_NAME = 255;
 
-const SELECT = `SELECT p."id", p."name", p."version", p."content", p."variables", p."metadata", p."created_at",
-    coalesce((SELECT array_agg(l."label" ORDER BY l."label") FROM "helios_prompt_labels" l
+/** The statements of one registry, over its schema's two tables. */
+function statements(config: PersistenceConfig) {
+  const prompts = config.qualify('helios_prompts');
+  const labels = config.qualify('helios_prompt_labels');
+  return {
+    prompts,
+    labels,
+    select: `SELECT p."id", p."name", p."version", p."content", p."variables", p."metadata", p."created_at",
+    coalesce((SELECT array_agg(l."label" ORDER BY l."label") FROM ${labels} l
               WHERE l."name" = p."name" AND l."version" = p."version"), '{}') AS "labels"
-  FROM "helios_prompts" p`;
-
-const MOVE_LABEL = `INSERT INTO "helios_prompt_labels" ("name", "label", "version") VALUES ($1, $2, $3)
-  ON CONFLICT ("name", "label") DO UPDATE SET "version" = EXCLUDED."version", "updated_at" = now()`;
+  FROM ${prompts} p`,
+    moveLabel: `INSERT INTO ${labels} ("name", "label", "version") VALUES ($1, $2, $3)
+  ON CONFLICT ("name", "label") DO UPDATE SET "version" = EXCLUDED."version", "updated_at" = now()`,
+    /** Names are serialised per schema: the lock key includes the qualified table. */
+    lockKey: `helios_prompts:${prompts}:`,
+  };
+}
 
 function checkName(what: string, value: string): void {
   if (value.trim() === '') throw new InvalidArgumentError(`prompt ${what} must not be blank`);
@@ -77,7 +88,15 @@ function describeRef(name: string, ref: PromptRef): string {
 }
 
 export class PgPromptRegistry {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly sql: ReturnType<typeof statements>;
+
+  /** `config` names the schema of `helios_prompts` and `helios_prompt_labels` (default `public`). */
+  constructor(
+    private readonly dataSource: DataSource,
+    config: PersistenceConfig = PersistenceConfig.DEFAULT,
+  ) {
+    this.sql = statements(config);
+  }
 
   /** Stores `content` as the next version of `name` (1 for a new name) and moves `labels` to it. */
   async create(name: string, content: string, options: CreatePromptOptions = {}): Promise<Prompt> {
@@ -85,14 +104,14 @@ export class PgPromptRegistry {
     const labels = options.labels ?? [];
     labels.forEach((label) => checkName('label', label));
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `SELECT pg_advisory_xact_lock(hashtextextended('helios_prompts:' || $1::text, 0))`,
-        [name],
-      );
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::text || $2::text, 0))`, [
+        this.sql.lockKey,
+        name,
+      ]);
       const inserted = (await manager.query(
-        `INSERT INTO "helios_prompts" ("id", "name", "version", "content", "variables", "metadata")
+        `INSERT INTO ${this.sql.prompts} ("id", "name", "version", "content", "variables", "metadata")
          SELECT $1::uuid, $2::varchar, coalesce(max("version"), 0) + 1, $3::text, $4::jsonb, $5::jsonb
-         FROM "helios_prompts" WHERE "name" = $2::varchar
+         FROM ${this.sql.prompts} WHERE "name" = $2::varchar
          RETURNING "version"`,
         [
           newId(),
@@ -104,7 +123,7 @@ export class PgPromptRegistry {
       )) as { version: number }[];
       const version = inserted[0]?.version;
       if (version === undefined) throw new Error('create prompt: INSERT … RETURNING returned no row');
-      for (const label of labels) await manager.query(MOVE_LABEL, [name, label, version]);
+      for (const label of labels) await manager.query(this.sql.moveLabel, [name, label, version]);
       return this.mustGet(manager, name, { version });
     });
   }
@@ -124,12 +143,12 @@ export class PgPromptRegistry {
       // FOR SHARE: the version cannot vanish between the check and the label (prompts are never
       // deleted by this registry, but the foreign key would otherwise turn a race into a SQL error).
       const exists = (await manager.query(
-        `SELECT 1 FROM "helios_prompts" WHERE "name" = $1 AND "version" = $2 FOR SHARE`,
+        `SELECT 1 FROM ${this.sql.prompts} WHERE "name" = $1 AND "version" = $2 FOR SHARE`,
         [name, version],
       )) as unknown[];
       if (exists.length === 0)
         throw new PromptNotFoundError(`${describeRef(name, { version })} does not exist`);
-      await manager.query(MOVE_LABEL, [name, label, version]);
+      await manager.query(this.sql.moveLabel, [name, label, version]);
       return this.mustGet(manager, name, { version });
     });
   }
@@ -137,7 +156,7 @@ export class PgPromptRegistry {
   /** Removes `label` from `name`; whether it existed. */
   async removeLabel(name: string, label: string): Promise<boolean> {
     const [, affected] = (await this.dataSource.query(
-      `DELETE FROM "helios_prompt_labels" WHERE "name" = $1 AND "label" = $2`,
+      `DELETE FROM ${this.sql.labels} WHERE "name" = $1 AND "label" = $2`,
       [name, label],
     )) as [unknown, number];
     return affected > 0;
@@ -145,7 +164,7 @@ export class PgPromptRegistry {
 
   /** Every version of `name`, oldest first (empty for an unknown name). */
   async versions(name: string): Promise<Prompt[]> {
-    const rows = (await this.dataSource.query(`${SELECT} WHERE p."name" = $1 ORDER BY p."version"`, [
+    const rows = (await this.dataSource.query(`${this.sql.select} WHERE p."name" = $1 ORDER BY p."version"`, [
       name,
     ])) as PromptSqlRow[];
     return rows.map(toPrompt);
@@ -164,17 +183,18 @@ export class PgPromptRegistry {
   private async find(manager: EntityManager, name: string, ref: PromptRef): Promise<Prompt | undefined> {
     let rows: PromptSqlRow[];
     if (ref === undefined) {
-      rows = (await manager.query(`${SELECT} WHERE p."name" = $1 ORDER BY p."version" DESC LIMIT 1`, [
-        name,
-      ])) as PromptSqlRow[];
+      rows = (await manager.query(
+        `${this.sql.select} WHERE p."name" = $1 ORDER BY p."version" DESC LIMIT 1`,
+        [name],
+      )) as PromptSqlRow[];
     } else if ('version' in ref) {
-      rows = (await manager.query(`${SELECT} WHERE p."name" = $1 AND p."version" = $2`, [
+      rows = (await manager.query(`${this.sql.select} WHERE p."name" = $1 AND p."version" = $2`, [
         name,
         ref.version,
       ])) as PromptSqlRow[];
     } else {
       rows = (await manager.query(
-        `${SELECT} JOIN "helios_prompt_labels" t ON t."name" = p."name" AND t."version" = p."version"
+        `${this.sql.select} JOIN ${this.sql.labels} t ON t."name" = p."name" AND t."version" = p."version"
          WHERE t."name" = $1 AND t."label" = $2`,
         [name, ref.label],
       )) as PromptSqlRow[];

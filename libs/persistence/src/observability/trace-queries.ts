@@ -13,6 +13,7 @@ import { Usage, type Trace, type TraceDetail } from '@helios/core';
 import { type DataSource } from 'typeorm';
 import { type Page, pageBounds, type Paginate } from './annotation.js';
 import { compileTraceFilter, type FilterTables, type TraceFilter } from './trace-filter.js';
+import { SPAN_COLUMNS, TRACE_COLUMNS } from './trace-rows.js';
 
 /** A trace of the list: everything but its spans. */
 export type TraceSummary = Omit<Trace, 'spans'>;
@@ -90,24 +91,9 @@ interface RollupSqlRow {
   readonly latency: (number | null)[] | null;
 }
 
-const MEASURED_COLUMNS = [
-  'id',
-  'name',
-  'status',
-  'start_time',
-  'end_time',
-  'duration_ms',
-  'error',
-  'attributes',
-  'input_text',
-  'output_text',
-  'input_tokens',
-  'output_tokens',
-  'cache_creation_tokens',
-  'cache_read_tokens',
-  'cost_micro_usd',
-];
-const TRACE_COLUMNS = [...MEASURED_COLUMNS, 'detail', 'session_id', 'run_id', 'model_id', 'total_tokens'];
+/** The columns read back are the ones the writer stores (trace-rows.ts), so the two cannot drift. */
+const TRACE_SELECT = TRACE_COLUMNS.map(([name]) => name);
+const SPAN_SELECT = SPAN_COLUMNS.map(([name]) => name).filter((name) => name !== 'trace_id');
 const select = (columns: readonly string[], alias: string): string =>
   columns.map((column) => `${alias}."${column}"`).join(', ');
 
@@ -218,11 +204,11 @@ export class TraceQueries {
     }
     const [traceRows, spanRows] = await Promise.all([
       this.dataSource.query(
-        `SELECT ${select(TRACE_COLUMNS, 't')} FROM ${this.tables.traces} t WHERE t."id" = $1`,
+        `SELECT ${select(TRACE_SELECT, 't')} FROM ${this.tables.traces} t WHERE t."id" = $1`,
         [id],
       ),
       this.dataSource.query(
-        `SELECT ${select(MEASURED_COLUMNS, 's')} FROM ${this.tables.spans} s
+        `SELECT ${select(SPAN_SELECT, 's')} FROM ${this.tables.spans} s
          WHERE s."trace_id" = $1 ORDER BY s."start_time", s."id"`,
         [id],
       ),
@@ -237,7 +223,7 @@ export class TraceQueries {
     const { limit, offset } = pageBounds({ limit: query.limit, offset: query.offset });
     const filter = compileTraceFilter(query, this.filterTables, 3);
     const rows = (await this.dataSource.query(
-      `SELECT ${select(TRACE_COLUMNS, 't')} FROM ${this.tables.traces} t
+      `SELECT ${select(TRACE_SELECT, 't')} FROM ${this.tables.traces} t
        WHERE ${filter.sql} ORDER BY t."start_time" DESC, t."id" DESC LIMIT $1 OFFSET $2`,
       [limit + 1, offset, ...filter.params],
     )) as TraceSqlRow[];

@@ -1,5 +1,6 @@
 import { parseRule, PermissionEffect, PermissionMode } from '@helios/session';
 import { z } from 'zod';
+import { EXECUTION_KINDS } from './sandbox.schema.js';
 
 /** Agent names appear in URLs' bodies, listings and file names: keep them plain. */
 export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -57,6 +58,8 @@ const agent = z
     traceDetail: z.enum(['STANDARD', 'VERBOSE']).optional(),
     /** Where the conversation is kept: only while registered (memory), `<dataDir>/sessions` (file), PostgreSQL. */
     store: z.enum(AGENT_STORES).default('memory'),
+    /** The Execute tool on `sandbox:`'s provider: javascript (JAVASCRIPT, TYPESCRIPT) or bash (no sandbox). */
+    execution: z.enum(EXECUTION_KINDS).optional(),
   })
   .superRefine((value, ctx) => {
     const needsRoot = value.preset !== 'minimal';

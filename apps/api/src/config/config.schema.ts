@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agentsSchema } from './agents.schema.js';
 import { authSchema } from './auth.schema.js';
+import { sandboxSchema } from './sandbox.schema.js';
 import { sessionsSchema } from './sessions.schema.js';
 
 const port = z.number().int().min(0).max(65535);
@@ -116,11 +117,25 @@ export const configSchema = z
     agents: agentsSchema.optional(),
     /** Admission limits, retention and event replay of the runtime API. */
     sessions: sessionsSchema,
+    /** The execution providers behind agents' `execution:` (the Execute tool). */
+    sandbox: sandboxSchema,
   })
   // Fastify cuts every body at server.bodyLimitBytes first; a larger runtime limit would never apply.
   .refine((config) => config.sessions.maxRequestBytes <= config.server.bodyLimitBytes, {
     message: 'must not exceed server.bodyLimitBytes',
     path: ['sessions', 'maxRequestBytes'],
+  })
+  // The local process provider is no sandbox: an agent gets it only where the deployer opted in.
+  .superRefine((config, ctx) => {
+    for (const [name, agent] of Object.entries(config.agents ?? {})) {
+      if (agent.execution === 'bash' && !config.sandbox.bash.enabled) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents', name, 'execution'],
+          message: 'bash runs scripts with no sandbox: set sandbox.bash.enabled: true to allow it',
+        });
+      }
+    }
   });
 
 export type HeliosConfig = z.infer<typeof configSchema>;

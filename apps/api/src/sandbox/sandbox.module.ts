@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
+import { ExecutionProviders } from './execution-providers.js';
 
 /**
- * The code-execution provider configuration the Execute tool runs on (issue 23).
- * Registered in AppModule now so the issue that fills it adds providers and controllers here, not
- * wiring; it has none yet.
+ * The code-execution providers of `sandbox:` (issue 23): agents whose `execution:` names one get the
+ * Execute tool over it; the providers close (every sandbox killed) when the application shuts down.
  */
-@Module({})
+@Module({
+  providers: [ExecutionProviders],
+  exports: [ExecutionProviders],
+})
 export class SandboxModule {}

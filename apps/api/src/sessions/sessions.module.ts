@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { PersistenceModule } from '../persistence/persistence.module.js';
 import { ProvidersModule } from '../providers/providers.module.js';
+import { SandboxModule } from '../sandbox/sandbox.module.js';
 import { AgentCatalog } from './agents/agent-catalog.js';
 import { SessionOptionsFactory } from './agents/session-options-factory.js';
 import { AgentsController } from './http/agents.controller.js';
@@ -20,7 +21,7 @@ export class SessionsModule {
   static forRoot(options: SessionsModuleOptions = {}): DynamicModule {
     return {
       module: SessionsModule,
-      imports: [PersistenceModule, ProvidersModule],
+      imports: [PersistenceModule, ProvidersModule, SandboxModule],
       controllers: [AgentsController, SessionsController, SessionReadsController],
       providers: [
         { provide: SESSIONS_OPTIONS, useValue: options },

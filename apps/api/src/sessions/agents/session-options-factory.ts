@@ -13,8 +13,10 @@ import {
   type SessionOptionsBuilder,
   SessionPresets,
 } from '@helios/session';
+import { withExecutionProvider } from '@helios/sandbox';
 import { type Principal } from '../../auth/authentication.js';
 import { DatabaseService } from '../../persistence/database.service.js';
+import { ExecutionProviders } from '../../sandbox/execution-providers.js';
 import { type AgentDefinition } from './agent-definition.js';
 import { OwnedSessionStore } from './owned-store.js';
 
@@ -23,7 +25,10 @@ export class SessionOptionsFactory {
   readonly #logger = new Logger('Session');
   readonly #sessionLogger: SessionLogger;
 
-  constructor(@Inject(DatabaseService) private readonly database: DatabaseService) {
+  constructor(
+    @Inject(DatabaseService) private readonly database: DatabaseService,
+    @Inject(ExecutionProviders) private readonly executionProviders: ExecutionProviders,
+  ) {
     const logger = this.#logger;
     this.#sessionLogger = Object.freeze({
       debug: (message: string) => logger.debug(message),
@@ -41,7 +46,7 @@ export class SessionOptionsFactory {
       builder.withPermission(new Permission(mode, { allow, ask, deny }));
     }
     if (agent.store !== undefined) builder.withStore(new OwnedSessionStore(agent.store, owner));
-    return builder
+    const options = builder
       .with({
         limits: limitsOf(config.limits),
         logger: this.#sessionLogger,
@@ -50,6 +55,9 @@ export class SessionOptionsFactory {
         ...(agent.costCalculator === undefined ? {} : { costCalculator: agent.costCalculator }),
       })
       .build();
+    // The session starts its sandbox at open (a refusal fails the open) and ends it at close.
+    if (config.execution === undefined) return options;
+    return withExecutionProvider(options, this.executionProviders.get(config.execution));
   }
 }
 

@@ -1,11 +1,16 @@
 /**
- * Pending entries this process admitted itself and that have nothing to commit (no holds, no ticket,
- * no latch), kept so that /audit's lookup, usually made to the same process, needs no round trip.
+ * Pending entries this process admitted itself, kept so that /audit's first lookup, usually made to the
+ * same process, needs no round trip. Entries waiting on an approval ticket are not kept (the ticket's
+ * state is read from the database anyway).
  *
- * Why a copy may be trusted: such an entry never changes in the database; it can only disappear, when
- * another process finalizes or expires it. Then this process's finalization statement finds the row
- * gone and the audit answers as a retry would (the service reads the winner's tombstone), and nothing
- * else was written: the service writes evidence and session state only after winning the finalization.
+ * Why a copy may be trusted for ONE lookup: until some /audit touches it, an entry never changes in the
+ * database; it can only disappear, when another process finalizes or expires it, or gain a commit latch,
+ * when another process's /audit committed its holds. A copy is therefore handed out once (`take`): a
+ * retry in this process reads the row, latch included. Against another process, the finalization
+ * statement decides: it finalizes a row only if it is still there and carries no latch of a different
+ * payload, so a lost race answers as a retry would (the service reads the winner's tombstone, or reports
+ * the conflict), and nothing else was written: evidence and session state come only after winning the
+ * finalization, and a reservation's charges are committed once whoever commits it.
  */
 import { type PendingEvaluation } from '@helios/governance';
 
@@ -17,10 +22,9 @@ export class AdmittedEntries {
 
   constructor(private readonly maxEntries: number = MAX_ENTRIES) {}
 
-  /** Keeps a copy of an entry just admitted, if it has nothing to commit. */
+  /** Keeps a copy of an entry just admitted, unless it waits on a ticket or was latched. */
   keep(entry: PendingEvaluation): void {
-    if (entry.reservationId !== undefined || entry.approvalTicketId !== undefined) return;
-    if (entry.commit !== undefined) return;
+    if (entry.approvalTicketId !== undefined || entry.commit !== undefined) return;
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (oldest.done !== true) this.entries.delete(oldest.value);
@@ -28,10 +32,15 @@ export class AdmittedEntries {
     this.entries.set(entry.evaluationId, entry);
   }
 
-  /** The copy, unless past its TTL (then the database says whether it was expired meanwhile). */
-  find(evaluationId: string, nowMs: number): PendingEvaluation | undefined {
+  /**
+   * The copy, handed out once, unless past its TTL (then the database says whether it was expired
+   * meanwhile).
+   */
+  take(evaluationId: string, nowMs: number): PendingEvaluation | undefined {
     const entry = this.entries.get(evaluationId);
-    return entry !== undefined && nowMs < entry.expiresAtMs ? entry : undefined;
+    if (entry === undefined) return undefined;
+    this.entries.delete(evaluationId);
+    return nowMs < entry.expiresAtMs ? entry : undefined;
   }
 
   forget(evaluationId: string): void {

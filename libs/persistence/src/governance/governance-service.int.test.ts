@@ -261,6 +261,38 @@ describe.each(databaseTargets)('GovernanceService over the PostgreSQL stores (%s
     expect(count).toEqual([{ n: 1 }]);
   });
 
+  it("an /audit answered from this process's copy conflicts when another process latched another payload", async () => {
+    clock.ms += 2 * 3_600_000; // the earlier tests' spend has left the window
+    const a = await start();
+    // Admitted by A, which keeps a copy with its holds for its own first /audit.
+    const decided = body(await a.service.evaluate(pay(1)));
+    expect(decided.decision).toBe('allow');
+    // Another process's /audit committed the holds for a different payload, then died before finalizing.
+    await db.dataSource.query(
+      `INSERT INTO "limit_commits" ("reservation_id", "committed_at_ms", "snapshots") VALUES ($1, $2, '[]')`,
+      [decided.evaluation_id, clock.ms],
+    );
+    await db.dataSource.query(
+      `UPDATE "pending_evaluations" SET "commit_latch" = '{"payloadHash":"another","actualAmount":null}'
+       WHERE "evaluation_id" = $1`,
+      [decided.evaluation_id],
+    );
+    expect(await a.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' })).toMatchObject({
+      type: 'Error',
+      body: { error: 'evaluation_conflict' },
+    });
+    const rows = await db.dataSource.query(
+      `SELECT count(*)::int AS n FROM "pending_evaluations" WHERE "evaluation_id" = $1`,
+      [decided.evaluation_id],
+    );
+    expect(rows).toEqual([{ n: 1 }]);
+    // The retry reads the row (the copy was handed out once) and reports the same conflict.
+    expect(await a.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' })).toMatchObject({
+      type: 'Error',
+      body: { error: 'evaluation_conflict' },
+    });
+  });
+
   it('200 concurrent evaluate+audit pairs over two processes against a pot that admits 50 charge exactly 50', async () => {
     clock.ms += 2 * 3_600_000; // the earlier tests' spend has left the window
     const [a, b] = [await start(), await start()];

@@ -88,7 +88,8 @@ const ON_TOMBSTONE_CONFLICT = `ON CONFLICT ("evaluation_id") DO UPDATE SET
 const RECORDS = `jsonb_populate_recordset(NULL::"audit_records", $6::jsonb)`;
 
 /**
- * Finalization: the callers' pending rows that still exist are locked (id order), deleted, their count
+ * Finalization: the callers' pending rows that still exist (and carry no commit latch of another payload)
+ * are locked (id order), deleted, their count
  * and bytes added to the freed total, a tombstone written for each, and each one's record inserted into
  * the audit trail, all in one transaction: a finalized evaluation always has its record, and the
  * tombstone needs no write-ahead copy of it. A row another finalizer removed first is simply absent
@@ -106,8 +107,12 @@ export const FINALIZE_BATCH: NamedStatement = {
 WITH "input" AS (
   SELECT * FROM ${UNNEST_TOMBSTONES}
 ), "locked" AS (
-  SELECT "evaluation_id" FROM "pending_evaluations"
-  WHERE "evaluation_id" = ANY($1::text[]) ORDER BY "evaluation_id" FOR UPDATE
+  -- A row another process's /audit latched with another payload stays: that /audit gets a conflict.
+  SELECT p."evaluation_id" FROM "pending_evaluations" p JOIN "input" i ON i."evaluation_id" = p."evaluation_id"
+  WHERE p."evaluation_id" = ANY($1::text[])
+    AND (i."finalized_by" <> 'audit' OR p."commit_latch" IS NULL
+         OR p."commit_latch"->>'payloadHash' IS NOT DISTINCT FROM i."payload_hash")
+  ORDER BY p."evaluation_id" FOR UPDATE OF p
 ), "gone" AS (
   -- By the array, not a join: a join may be planned as a scan of the whole table.
   DELETE FROM "pending_evaluations" WHERE "evaluation_id" = ANY(ARRAY(SELECT "evaluation_id" FROM "locked"))

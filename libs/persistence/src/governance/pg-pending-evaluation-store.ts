@@ -126,8 +126,8 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
   }
 
   lookup(evaluationId: string, nowMs: number): Promise<EvaluationLookup> {
-    // An entry admitted here with nothing to commit is answered from memory (admitted-entries.ts).
-    const local = this.admitted.find(evaluationId, nowMs);
+    // The first lookup of an entry admitted here is answered from memory (admitted-entries.ts).
+    const local = this.admitted.take(evaluationId, nowMs);
     if (local !== undefined) return Promise.resolve({ tombstone: undefined, pending: local });
     return this.lookups.submit({ evaluationId, nowMs });
   }

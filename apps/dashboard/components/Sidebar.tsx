@@ -8,7 +8,7 @@ type NavEntry =
 
 const NAV_ENTRIES: readonly NavEntry[] = [
   { kind: 'page', label: 'Status', href: '/' },
-  { kind: 'planned', label: 'Sessions', issue: 4 },
+  { kind: 'page', label: 'Sessions', href: '/sessions' },
   { kind: 'planned', label: 'Traces', issue: 4 },
   { kind: 'planned', label: 'Approvals', issue: 5 },
   { kind: 'planned', label: 'Budgets', issue: 5 },

@@ -10,8 +10,12 @@ import { assertBuilt } from './support/paths';
 import { stopServer } from './support/process-group';
 import { startApi, startDashboard, type RunningServer } from './support/servers';
 
+const PAGES = [
+  ['Status', '/'],
+  ['Sessions', '/sessions'],
+] as const;
+
 const PLANNED = [
-  ['Sessions', 4],
   ['Traces', 4],
   ['Approvals', 5],
   ['Budgets', 5],
@@ -50,7 +54,7 @@ describe.skipIf(!hasChromium)('status page with the real API', () => {
     return { api, dashboard, browser };
   }
 
-  it('shows the header and all seven navigation entries, with only Status as a link', async () => {
+  it('shows the header and all seven navigation entries, with Status and Sessions as links', async () => {
     const { dashboard, browser } = servers();
     const { page, errors } = await openPage(browser);
     await page.goto(dashboard.url);
@@ -60,10 +64,14 @@ describe.skipIf(!hasChromium)('status page with the real API', () => {
     await expect.poll(() => nav.locator('li').count()).toBe(7);
 
     const links = nav.locator('a');
-    expect(await links.count()).toBe(1);
-    expect(await links.first().innerText()).toBe('Status');
-    expect(await links.first().getAttribute('href')).toBe('/');
-    expect(await links.first().getAttribute('aria-current')).toBe('page');
+    expect(await links.count()).toBe(PAGES.length);
+    for (const [index, [label, href]] of PAGES.entries()) {
+      const link = links.nth(index);
+      expect(await link.innerText()).toBe(label);
+      expect(await link.getAttribute('href')).toBe(href);
+      // Only the page being shown is marked current.
+      expect(await link.getAttribute('aria-current')).toBe(href === '/' ? 'page' : null);
+    }
 
     for (const [label, issue] of PLANNED) {
       const entry = nav.getByTestId(`nav-${label.toLowerCase()}`);

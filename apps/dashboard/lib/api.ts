@@ -61,17 +61,18 @@ export async function fetchStatus(baseUrl: string): Promise<StatusResult> {
   return { ok: false, url, error: unexpected(url, response, body, 'a status report') };
 }
 
-function request(url: string): Promise<Response> {
+/** A GET of JSON from the API; `headers` adds to `accept` (the runtime API's `authorization`). */
+export function request(url: string, headers: Readonly<Record<string, string>> = {}): Promise<Response> {
   // The page must show what is true now (no-store), and a hung API must not hang the page (timeout).
   return fetch(url, {
     cache: 'no-store',
-    headers: { accept: 'application/json' },
+    headers: { ...headers, accept: 'application/json' },
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
 }
 
 /** Parsed JSON, or `undefined` when the body is not JSON (the caller reports it as unexpected). */
-async function readJson(response: Response): Promise<unknown> {
+export async function readJson(response: Response): Promise<unknown> {
   try {
     return (await response.json()) as unknown;
   } catch {
@@ -79,7 +80,8 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function unexpected(url: string, response: Response, body: unknown, expected: string): string {
+/** The message for an answer that is not what the page needed, naming the URL and the status. */
+export function unexpected(url: string, response: Response, body: unknown, expected: string): string {
   const what = body === undefined ? 'a body that is not JSON' : `a body that is not ${expected}`;
   return `Unexpected response from ${url}: HTTP ${response.status} with ${what}`;
 }
@@ -99,15 +101,16 @@ export function describeError(error: unknown): string {
 
 // Hand-written guards: the shapes are small and fixed, so a schema library would add weight for nothing.
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isTimestamp(value: unknown): value is string {
+export function isTimestamp(value: unknown): value is string {
   return typeof value === 'string' && !Number.isNaN(Date.parse(value));
 }
 
-function isCount(value: unknown): value is number {
+/** A finite number ≥ 0 (not necessarily whole). */
+export function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 

@@ -37,14 +37,20 @@ export async function startApi(dataDir: string): Promise<RunningServer> {
   return { url, process: server };
 }
 
-/** Starts the built dashboard with `next start`, talking to the API at `apiUrl`. */
-export async function startDashboard(apiUrl: string): Promise<RunningServer> {
+/**
+ * Starts the built dashboard with `next start`, talking to the API at `apiUrl`; `extraEnv` adds to its
+ * environment (e.g. `HELIOS_API_TOKEN`).
+ */
+export async function startDashboard(apiUrl: string, extraEnv: ServerEnv = {}): Promise<RunningServer> {
   const port = await freePort();
+  // A HELIOS_API_TOKEN of the shell running the tests must not decide what the dashboard sends.
+  const { HELIOS_API_TOKEN: _token, ...inherited } = process.env;
   const env: ServerEnv = {
-    ...process.env,
+    ...inherited,
     NODE_ENV: 'production',
     NEXT_TELEMETRY_DISABLED: '1',
     HELIOS_API_URL: apiUrl,
+    ...extraEnv,
   };
   const server = startServer(
     'dashboard',

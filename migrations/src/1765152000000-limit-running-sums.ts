@@ -37,7 +37,7 @@ $$`;
  * A read-only snapshot of buckets (peek): the row's sums less what expired since the row was last
  * brought up to date — only the rows between its retirement point and now, never the window.
  */
-const STATES = `
+export const STATES = `
 CREATE FUNCTION "helios_limit_states"(p_ids text[], p_now bigint)
 RETURNS TABLE ("bucket_id" text, "window_type" text, "window_ms" bigint, "last_activity_ms" bigint,
                "charged" numeric, "oldest_ms" bigint, "held" numeric, "live_hold" boolean)
@@ -68,7 +68,7 @@ $$`;
  * (`oldest_ms` is past it) retire. Each retired row is deleted once and its amount subtracted; `o_dirty`
  * marks the buckets whose row must be written back.
  */
-const PREPARE = `
+export const PREPARE = `
 CREATE FUNCTION "helios_limit_prepare"(p_ids text[], p_family text[], p_epoch int[], p_key text[],
   p_window_type text[], p_window_ms bigint[], p_sender boolean[], p_extra text[], p_now bigint,
   OUT o_ids text[], OUT o_wtype text[], OUT o_wms bigint[], OUT o_sender boolean[], OUT o_charged numeric[],
@@ -188,7 +188,7 @@ END $$`;
  * Everything is decided against the buckets' running sums in memory, then holds, charges, ledger rows,
  * snapshots and the buckets' new sums are written in one statement at the end.
  */
-const APPLY = `
+export const APPLY = `
 CREATE FUNCTION "helios_limit_apply"(
   p_ids text[], p_family text[], p_epoch int[], p_key text[], p_window_type text[], p_window_ms bigint[],
   p_sender boolean[], p_op_kind text[], p_op_res text[], p_op_end int[], p_op_expires bigint[],

@@ -14,6 +14,7 @@ import { LimitRunningSums1765152000000 } from './1765152000000-limit-running-sum
 import { AnnotationsPrompts1765238400000 } from './1765238400000-annotations-prompts.js';
 import { Traces1765324800000 } from './1765324800000-traces.js';
 import { SessionStore1765411200000 } from './1765411200000-session-store.js';
+import { LimitRetirementBounds1765497600000 } from './1765497600000-limit-retirement-bounds.js';
 
 export {
   AnnotationsPrompts1765238400000,
@@ -21,6 +22,7 @@ export {
   GovernanceStores1764633600000,
   InstanceMetadata1764460800000,
   LimitFunctions1765065600000,
+  LimitRetirementBounds1765497600000,
   LimitRunningSums1765152000000,
   MoneyNumeric1764979200000,
   PendingAutovacuum1764892800000,
@@ -44,4 +46,5 @@ export const migrations = [
   AnnotationsPrompts1765238400000,
   Traces1765324800000,
   SessionStore1765411200000,
+  LimitRetirementBounds1765497600000,
 ] as const;

@@ -75,6 +75,30 @@ describe.each(databaseTargets)('PgLimitStore on the %s database', (_name, makeDa
     expect(await store.ledger({ budgetName: 'race' })).toHaveLength(50);
   });
 
+  it("retires a charge committed at an earlier instant than the bucket's oldest exactly one window after it", async () => {
+    const rate = bucketCheck({
+      key: fresh('tool:clock-back:rule:0'),
+      amount: 1n,
+      limit: 1_000_000n,
+      window: { type: 'sliding', ms: 1_000 },
+    });
+    const charge = async (id: string, at: number) => {
+      await store.reserve(reserveRequest(id, [rate], { expiresAtMs: at + 60_000 }), at);
+      await store.commit(id, [rate], chargeContext, at);
+    };
+    await charge('clock-back-a', 20_000);
+    // Another process's clock (or this one's, stepped back) commits 500 ms earlier.
+    await charge('clock-back-b', 19_500);
+    const used = async (at: number) => (await store.peek([rate], at))[0]?.used;
+    expect(await used(20_499)).toBe(2n);
+    expect(await used(20_500)).toBe(1n);
+    // A reservation at that instant retires it for good: the row's sums agree with the peek.
+    await store.reserve(reserveRequest('clock-back-c', [rate], { expiresAtMs: 80_000 }), 20_500);
+    await store.release('clock-back-c');
+    expect(await used(20_500)).toBe(1n);
+    expect(await used(21_000)).toBe(0n);
+  });
+
   it('checks and charges a bucket holding 20,000 charges without reading them (the row keeps the sums)', async () => {
     const rate = bucketCheck({
       family: 'rate',

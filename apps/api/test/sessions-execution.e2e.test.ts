@@ -56,7 +56,8 @@ async function runToEnd(agent: string): Promise<{ id: string; results: string[] 
   expect(result.body).toMatchObject({ type: 'Success' });
   // The result answered after the run's last event: every ToolResult is in the log by now.
   await events.waitForEvent('RunEnded', 5_000);
-  const results = events.named('ToolResult').map((event) => JSON.stringify(event.data.result));
+  // Each Execute answer: the `[runtime R exit N duration Xms]` header, then what the snippet printed and its value.
+  const results = events.named('ToolResult').map((event) => String(event.data.result.output));
   events.close();
   return { id, results };
 }
@@ -65,13 +66,13 @@ describe('agents with execution: javascript', () => {
   it('run snippets in the session own sandbox, keeping top-level state between calls', async () => {
     const { results } = await runToEnd('coder');
     expect(results).toHaveLength(2);
-    expect(results[0]).toContain('=> 42');
-    expect(results[1]).toContain('=> 40');
+    expect(results[0]).toMatch(/^\[runtime JAVASCRIPT exit 0 duration \d+ms\]\n=> 42$/);
+    expect(results[1]).toMatch(/^\[runtime TYPESCRIPT exit 0 duration \d+ms\]\n=> 40$/);
   }, 60_000);
 
   it('keep sessions apart: another session does not see the first one state', async () => {
     const { results } = await runToEnd('peeker');
-    expect(results[0]).toContain('"output":"=> undefined"');
+    expect(results[0]).toMatch(/\n=> undefined$/);
   }, 60_000);
 
   it('refuse a session past the sandbox cap at open, and end every sandbox at shutdown', async () => {

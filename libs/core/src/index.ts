@@ -136,6 +136,8 @@ export {
 } from './command/command-grant.js';
 export { type ArgValidator, MAX_GRANT_ARGS, MAX_GRANT_ARGV_BYTES } from './command/argv-check.js';
 export { CALL_MARKER_ENV, DEFAULT_GRANT_PATH } from './command/grant-environment.js';
+export { type CallProcesses, reapCall } from './command/descendant-reaper.js';
+export { startTimeOf } from './command/process-table.js';
 
 export { InvalidSecretError, MIN_SECRET_LENGTH, SecretRegistry } from './secrets/secret-registry.js';
 export { type RedactionResult, Redactor, redactionMarker } from './secrets/redactor.js';

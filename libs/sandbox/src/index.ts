@@ -16,9 +16,16 @@ export {
   EXECUTE_TOOL,
   executeTool,
   executeToolBinding,
+  type ExecuteToolOptions,
   MAX_SCRIPT_CHARS,
-  resultText,
 } from './execution/execute-tool.js';
+export { DEFAULT_MAX_OUTPUT_CHARS_TO_MODEL, resultText } from './execution/tool-output.js';
+export {
+  ENVIRONMENT_NAME,
+  MAX_INPUT_CHARS,
+  MAX_INPUT_ENTRIES,
+  requestInputsProblem,
+} from './execution/request-inputs.js';
 export { withExecutionProvider } from './execution/with-execution-provider.js';
 export {
   type HostArguments,

@@ -3,7 +3,18 @@
  * plus an allow-list, output caps and redaction, and a timeout that kills everything the script
  * started — with bubblewrap's pid namespace, setsid daemons included.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { InvalidArgumentError, SecretRegistry, SessionContext } from '@helios/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_STREAM_CHARS } from '../src/child/protocol.js';
@@ -58,6 +69,7 @@ describe('a BASH call', () => {
       env.filter(
         (line) =>
           !line.startsWith('LANG=') &&
+          !line.startsWith('HELIOS_EXECUTE=') && // the reaper's marker, when there is no pid namespace
           !line.startsWith('_=') &&
           !line.startsWith('PWD=') &&
           !line.startsWith('SHLVL='),
@@ -94,7 +106,57 @@ describe('a BASH call', () => {
       stderr: expect.stringContaining('[timed out after 300 ms') as unknown,
     });
     expect(Date.now() - started).toBeLessThan(3_000);
-    if (provider.usesPidNamespace) await expect.poll(() => processesWith(tag)).toEqual([]);
+    await expect.poll(() => processesWith(tag)).toEqual([]);
+  });
+
+  it('without a pid namespace, still ends a setsid daemon the script left behind (the /proc reaper)', async () => {
+    const direct = new LocalProcessExecutionProvider({ pidNamespace: 'off' });
+    const tag = `32${Math.floor(Math.random() * 1e6)}.5`;
+    const result = await bash(`setsid sleep ${tag} </dev/null >/dev/null 2>&1 & echo started`, {
+      on: direct,
+    });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'started\n' });
+    await expect.poll(() => processesWith(tag)).toEqual([]);
+    await direct.close();
+  });
+
+  it('gets its args as "$1"…, the request environment over the allow-list, and its stdin, then end of input', async () => {
+    const call = (extra: object) =>
+      provider.execute(session, { runtime: 'BASH', script: SCRIPT, ...extra }, new AbortController().signal);
+    const SCRIPT =
+      'printf "%s|" "$0" "$@"; echo; echo "$GREETING ${EXTRA-unset}"; cat; read -r more || echo eof';
+    expect(
+      await call({
+        args: ['one', 'two words', ''],
+        environment: { GREETING: 'hi', EXTRA: 'x' },
+        stdin: 'in1\nin2\n',
+      }),
+    ).toMatchObject({ exitCode: 0, stdout: 'bash|one|two words||\nhi x\nin1\nin2\neof\n' });
+    expect(await call({})).toMatchObject({ exitCode: 0, stdout: 'bash|\nhello unset\neof\n' });
+    const big = 'z'.repeat(300_000); // more than a pipe holds, to a script that never reads it
+    expect(await call({ stdin: big, args: [] })).toMatchObject({ exitCode: 0 });
+  });
+
+  it('refuses malformed inputs before running anything', async () => {
+    const refused = [
+      [{ args: ['a\0b'] }, 'args[0] must not contain NUL'],
+      [{ environment: { 'NOT-A-NAME': 'x' } }, 'is not a valid name'],
+      [{ environment: { A: 'x\0' } }, 'environment.A must not contain NUL'],
+      [{ stdin: 5 }, 'stdin must be a string'],
+      [{ workingDirectory: '' }, 'workingDirectory must be a non-empty string'],
+    ] as const;
+    for (const [extra, message] of refused) {
+      const result = await provider.execute(
+        session,
+        { runtime: 'BASH', script: 'echo ran', ...(extra as object) },
+        new AbortController().signal,
+      );
+      expect(result).toMatchObject({
+        exitCode: -1,
+        stdout: '',
+        stderr: expect.stringContaining(message) as unknown,
+      });
+    }
   });
 
   it('is killed when cancelled, and when its session ends', async () => {
@@ -134,7 +196,7 @@ describe('the provider', () => {
     expect(await bash('true', { timeoutMs: 0 })).toMatchObject({ exitCode: -1 });
     const one = new LocalProcessExecutionProvider({ maxConcurrent: 1, pidNamespace: 'off' });
     expect(one.usesPidNamespace).toBe(false);
-    expect(one.describe()).toContain('setsid');
+    expect(one.describe()).toContain('found through /proc');
     const first = bash('sleep 0.3; echo done', { on: one });
     expect(await bash('true', { on: one })).toMatchObject({
       exitCode: -1,
@@ -163,5 +225,58 @@ describe('the provider', () => {
     for (const options of refused) {
       expect(() => new LocalProcessExecutionProvider(options)).toThrow(InvalidArgumentError);
     }
+  });
+});
+
+describe('a working directory', () => {
+  const allowed = realpathSync(mkdtempSync(join(tmpdir(), 'bash-allowed-')));
+  const outside = realpathSync(mkdtempSync(join(tmpdir(), 'bash-outside-')));
+  mkdirSync(join(allowed, 'sub'));
+  symlinkSync(outside, join(allowed, 'escape'));
+  const scoped = new LocalProcessExecutionProvider({ workingDirectories: [allowed] });
+  afterAll(async () => {
+    await scoped.close();
+    for (const dir of [allowed, outside]) rmSync(dir, { recursive: true, force: true });
+  });
+  const pwd = (workingDirectory: string, on = scoped) =>
+    on.execute(session, { runtime: 'BASH', script: 'pwd', workingDirectory }, new AbortController().signal);
+
+  it('is used when it is an allowed directory or inside one', async () => {
+    expect(await pwd(allowed)).toMatchObject({ exitCode: 0, stdout: `${allowed}\n`, stderr: '' });
+    expect(await pwd(join(allowed, 'sub'))).toMatchObject({ stdout: `${allowed}/sub\n`, stderr: '' });
+    expect(scoped.describe()).toContain(`workingDirectory may name ${allowed}`);
+  });
+
+  it('is not used otherwise: the call runs in its fresh directory and says why', async () => {
+    const cases = [
+      [outside, `it is not inside an allowed directory: ${allowed}`],
+      [join(allowed, 'escape'), `it is not inside an allowed directory: ${allowed}`],
+      ['sub', 'it is not an absolute path'],
+      [join(allowed, 'missing'), 'it does not exist'],
+      [join(allowed, '..', basename(allowed), 'sub', '..', 'sub'), ''],
+    ] as const;
+    for (const [requested, why] of cases) {
+      const result = await pwd(requested);
+      if (why === '') {
+        expect(result.stdout).toBe(`${allowed}/sub\n`);
+        continue;
+      }
+      expect(result.stdout).toMatch(/\/helios-bash-/);
+      expect(result.stderr).toBe(
+        `[workingDirectory ${requested} was not used (${why}); the script ran in a fresh temporary directory]\n`,
+      );
+    }
+    writeFileSync(join(allowed, 'file'), '');
+    expect((await pwd(join(allowed, 'file'))).stderr).toContain('(it is not a directory)');
+    expect((await pwd(allowed, provider)).stderr).toContain(
+      '(this deployment allows no working directories)',
+    );
+    expect(provider.describe()).toContain('workingDirectory is not available here');
+  });
+
+  it('must be configured as absolute paths', () => {
+    expect(() => new LocalProcessExecutionProvider({ workingDirectories: ['relative'] })).toThrow(
+      InvalidArgumentError,
+    );
   });
 });

@@ -101,6 +101,26 @@ describe('without a working bubblewrap', () => {
   });
 });
 
+describe('without bubblewrap, the /proc reaper', () => {
+  it('ends what the sandbox left behind at its end, a setsid daemon carrying its marker included', async () => {
+    const sandbox = await startRogue(); // no OS layer
+    const environ = readFileSync(`/proc/${sandbox.pid}/environ`, 'latin1').split('\0').filter(Boolean);
+    expect(environ).toEqual([expect.stringMatching(/^HELIOS_SANDBOX=[0-9a-f-]{36}$/)]);
+    // What code past the engine and Node's permission model could leave: a process in a session of its
+    // own, reparented away from the child, with the environment it inherited.
+    const tag = `${Math.floor(Math.random() * 1e6)}`;
+    const [name, value] = (environ[0] as string).split('=') as [string, string];
+    spawn('setsid', ['sleep', `304.${tag}`], {
+      detached: true,
+      stdio: 'ignore',
+      env: { [name]: value },
+    }).unref();
+    await expect.poll(() => processesWith(tag), { timeout: 5_000 }).toHaveLength(1);
+    await sandbox.end('test over');
+    await expect.poll(() => processesWith(tag), { timeout: 5_000 }).toEqual([]);
+  });
+});
+
 /** Live (not zombie) processes whose command line holds `tag`. */
 function processesWith(tag: string): number[] {
   const found: number[] = [];

@@ -150,6 +150,16 @@ describe('a child that stops answering or dies', () => {
     expect(await rogue(sandbox, 'echo', 1000, AbortSignal.abort())).toMatchObject({ exitCode: 3 });
   });
 
+  it('cancelling an execute that has run a while ends the sandbox at once too', async () => {
+    const sandbox = await open();
+    const controller = new AbortController();
+    const pending = rogue(sandbox, 'hang', 60_000, controller.signal);
+    setTimeout(() => controller.abort(), 50); // after the execute's signal got its listener
+    const started = Date.now();
+    expect(await pending).toMatchObject({ exitCode: 3, ended: 'the execute was cancelled' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it('refuses a second execute while one is in flight', async () => {
     const sandbox = await open();
     const pending = rogue(sandbox, 'hang', 100);

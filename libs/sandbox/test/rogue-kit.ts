@@ -34,7 +34,7 @@ export interface RogueOptions {
 export function startRogue(options: RogueOptions = {}): Promise<Sandbox> {
   return Sandbox.start({
     launch: {
-      program: { entry: options.entry ?? ROGUE_CHILD, readPaths: [dirname(ROGUE_CHILD)] },
+      program: { entry: options.entry ?? ROGUE_CHILD, args: [], readPaths: [dirname(ROGUE_CHILD)] },
       osLayer: options.osLayer ?? { type: 'none', reason: 'test' },
       maxOldSpaceMb: 64,
     },

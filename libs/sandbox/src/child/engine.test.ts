@@ -38,7 +38,7 @@ describe('Engine', () => {
         return JSON.stringify(args.a + args.b);
       },
     });
-    await engine.warmUp(20);
+    engine.warmUp(20);
   });
 
   it('completes with the rendered value', async () => {
@@ -148,6 +148,27 @@ describe('Engine', () => {
       value: 'undefinedundefinedundefinedundefinedundefined',
     });
     expect(written.length).toBe(0);
+  });
+
+  it("exposes one execute's inputs as read-only globals, and removes them at the next without", () => {
+    expect(engine.exposeInputs({ args: ['a', 'b'], env: { K: 'v' }, stdin: 'in' })).toBeUndefined();
+    const seen = engine.runScript(
+      'try { args.push("c") } catch {} env.K = "w"; stdin = "x"; var args = 1; [args.join(), env.K, stdin].join("|")',
+      1000,
+    );
+    expect(seen).toMatchObject({ type: 'Completed', value: 'a,b|v|in' });
+    expect(engine.exposeInputs(undefined)).toBeUndefined();
+    expect(engine.runScript('typeof args + typeof env + typeof stdin', 1000)).toMatchObject({
+      value: 'undefinedundefinedundefined',
+    });
+  });
+
+  it('refuses to expose inputs over a global an earlier snippet took', () => {
+    engine.runScript('var stdin = "mine"', 1000);
+    expect(engine.exposeInputs({ args: [], env: {}, stdin: 'theirs' })).toBe(
+      "InputError: this execute's stdin cannot be exposed: an earlier snippet took the global name stdin",
+    );
+    expect(engine.runScript('stdin + typeof args', 1000)).toMatchObject({ value: 'mineundefined' });
   });
 
   it('stops when told the host is gone', async () => {

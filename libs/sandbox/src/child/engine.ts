@@ -9,15 +9,26 @@
  * comes back as an error text and leaves the VM usable; the VM is never disposed (the process is killed).
  */
 import { EvalFlags, JSException, type JSValueHandle, QuickJS } from 'quickjs-wasi';
-import { PRELUDE_SOURCE } from './prelude-source.js';
-import { type HostFunctionShape, type OutputStream } from './protocol.js';
+import { guestError } from './guest-error.js';
+import { installPrelude } from './prelude-install.js';
+import { type HostFunctionShape, type OutputStream, type SnippetInputs } from './protocol.js';
+
+export { guestError } from './guest-error.js';
+
+/**
+ * A compiled `WebAssembly.Module`. The project's type libraries do not declare the WebAssembly
+ * namespace (it is a DOM and Node global), so it is named by what it is, an object.
+ */
+export type CompiledWasm = object;
 
 export interface EngineOptions {
-  /** The engine's WebAssembly binary (quickjs-wasi/quickjs.wasm). */
-  readonly wasm: Uint8Array;
+  /** The engine's WebAssembly (quickjs-wasi/quickjs.wasm): its bytes, or the module compiled from them. */
+  readonly wasm: Uint8Array | CompiledWasm;
   readonly memoryLimitBytes: number;
   readonly maxStackBytes: number;
   readonly hostFunctions: readonly HostFunctionShape[];
+  /** The prelude compiled to bytecode by this engine build; absent: the prelude source is parsed. */
+  readonly preludeBytecode?: Uint8Array;
   readonly write: (stream: OutputStream, text: string) => void;
   /** Runs a host function synchronously: JSON arguments in, JSON result out; throws its refusal. */
   readonly callHost: (name: string, argsJson: string) => string;
@@ -40,17 +51,14 @@ export type RunResult = RunOutcome & { readonly rejections: readonly string[] };
 const DISCARD_BUDGET_MS = 500;
 /** QuickJS consults the interrupt handler once per this many calls and backward jumps. */
 const POLL_INTERVAL = 10_000;
-
-/** Thrown into the snippet by a native function: an Error with no host stack (paths never leak in). */
-export function guestError(message: string): Error {
-  const error = new Error(message);
-  error.stack = '';
-  return error;
-}
+const NO_REJECTIONS: readonly string[] = Object.freeze([]);
 
 export class Engine {
   readonly #vm: QuickJS;
   readonly #show: JSValueHandle;
+  readonly #setInputs: JSValueHandle;
+  /** Whether the last execute's inputs are still exposed (most executes carry none: no call then). */
+  #inputsExposed = false;
   /**
    * Rejected promises nobody handled yet, by identity, with their reasons (rendered at the end of the
    * run). The promise is held too, so its identity (an address) cannot be reused meanwhile.
@@ -65,9 +73,10 @@ export class Engine {
   #shifting = false;
   #jobsLeft = false;
 
-  private constructor(vm: QuickJS, show: JSValueHandle) {
+  private constructor(vm: QuickJS, prelude: { show: JSValueHandle; setInputs: JSValueHandle }) {
     this.#vm = vm;
-    this.#show = show;
+    this.#show = prelude.show;
+    this.#setInputs = prelude.setInputs;
   }
 
   static async create(options: EngineOptions): Promise<Engine> {
@@ -88,8 +97,7 @@ export class Engine {
         if (holder.engine !== undefined) holder.engine.#onRejection(promise, reason, handled);
       },
     });
-    const show = installPrelude(vm, options);
-    holder.engine = new Engine(vm, show);
+    holder.engine = new Engine(vm, installPrelude(vm, options));
     return holder.engine;
   }
 
@@ -104,24 +112,99 @@ export class Engine {
    * queued are discarded so they cannot run into the next snippet; `jobsLeft` says some kept coming.
    */
   async run(code: string, timeoutMs: number, topLevelAwait: boolean): Promise<RunResult> {
-    this.#deadline = Date.now() + timeoutMs;
-    this.#timeoutMs = timeoutMs;
+    if (!topLevelAwait) return this.runScript(code, timeoutMs);
+    this.#begin(timeoutMs);
     try {
-      const { outcome, drained } = await this.#evaluate(code, topLevelAwait);
-      if (!drained && !this.#discardJobs()) this.#jobsLeft = true;
-      return { ...outcome, rejections: this.#renderRejections() };
+      const { result, failure, drained } = this.#evaluate(code, EvalFlags.ASYNC);
+      let outcome: RunOutcome;
+      try {
+        if (result === undefined || failure !== undefined) outcome = this.#failure(failure);
+        else outcome = await this.#awaited(result);
+      } catch (error) {
+        outcome = this.#failure(error);
+      } finally {
+        result?.dispose();
+      }
+      return this.#finish(outcome, drained);
     } finally {
-      this.#deadline = Number.POSITIVE_INFINITY;
-      for (const identity of [...this.#rejections.keys()]) this.#forgetRejection(identity);
+      this.#end();
     }
   }
 
-  async #evaluate(code: string, topLevelAwait: boolean): Promise<{ outcome: RunOutcome; drained: boolean }> {
+  /**
+   * `run` for a snippet without top-level await, synchronously: the child's common case, which then
+   * never leaves its read loop for the microtask queue.
+   */
+  runScript(code: string, timeoutMs: number): RunResult {
+    this.#begin(timeoutMs);
+    try {
+      const { result, failure, drained } = this.#evaluate(code, EvalFlags.TYPE_GLOBAL);
+      let outcome: RunOutcome;
+      try {
+        outcome =
+          result === undefined || failure !== undefined ? this.#failure(failure) : this.#complete(result);
+      } catch (error) {
+        outcome = this.#failure(error);
+      } finally {
+        result?.dispose();
+      }
+      return this.#finish(outcome, drained);
+    } finally {
+      this.#end();
+    }
+  }
+
+  /**
+   * Exposes `inputs` to the next snippet as the read-only globals `args`, `env` and `stdin`, or removes
+   * the last ones (undefined). Returns an error text when they cannot be exposed: an earlier snippet
+   * declared a variable of one of those names.
+   */
+  exposeInputs(inputs: SnippetInputs | undefined): string | undefined {
+    if (inputs === undefined && !this.#inputsExposed) return undefined;
+    const vm = this.#vm;
+    const json = inputs === undefined ? vm.undefined : vm.newString(JSON.stringify(inputs));
+    try {
+      const taken = vm.callFunction(this.#setInputs, vm.undefined, json);
+      const name = taken.consume((handle) => (handle.isString ? handle.toString() : undefined));
+      this.#inputsExposed = inputs !== undefined && name === undefined;
+      if (name === undefined) return undefined;
+      return `InputError: this execute's ${name} cannot be exposed: an earlier snippet took the global name ${name}`;
+    } catch (error) {
+      if (error instanceof JSException) error.dispose();
+      this.#inputsExposed = true; // unknown: try removing them again next time
+      return 'InputError: the request inputs could not be exposed to the snippet';
+    } finally {
+      if (inputs !== undefined) json.dispose();
+    }
+  }
+
+  #begin(timeoutMs: number): void {
+    this.#deadline = Date.now() + timeoutMs;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  #end(): void {
+    this.#deadline = Number.POSITIVE_INFINITY;
+    if (this.#rejections.size > 0)
+      for (const identity of [...this.#rejections.keys()]) this.#forgetRejection(identity);
+  }
+
+  #finish(outcome: RunOutcome, drained: boolean): RunResult {
+    if (!drained && !this.#discardJobs()) this.#jobsLeft = true;
+    const rejections = this.#rejections.size === 0 ? NO_REJECTIONS : this.#renderRejections();
+    return { ...outcome, rejections };
+  }
+
+  /** Evaluates and drains the jobs the evaluation queued; the caller disposes the result. */
+  #evaluate(
+    code: string,
+    flags: number,
+  ): { result: JSValueHandle | undefined; failure: unknown; drained: boolean } {
     let failure: unknown;
     let drained = true;
     let result: JSValueHandle | undefined;
     try {
-      result = this.#vm.evalCode(code, '<snippet>', topLevelAwait ? EvalFlags.ASYNC : EvalFlags.TYPE_GLOBAL);
+      result = this.#vm.evalCode(code, '<snippet>', flags);
     } catch (error) {
       failure = error;
     }
@@ -131,14 +214,7 @@ export class Engine {
       drained = false;
       failure ??= error;
     }
-    try {
-      if (result === undefined || failure !== undefined) return { outcome: this.#failure(failure), drained };
-      return { outcome: await this.#completion(result, topLevelAwait), drained };
-    } catch (error) {
-      return { outcome: this.#failure(error), drained };
-    } finally {
-      result?.dispose();
-    }
+    return { result, failure, drained };
   }
 
   /** True once a stopped snippet left promise jobs that kept queueing more: the engine should be replaced. */
@@ -146,10 +222,9 @@ export class Engine {
     return this.#jobsLeft;
   }
 
-  async #completion(result: JSValueHandle, topLevelAwait: boolean): Promise<RunOutcome> {
-    if (!topLevelAwait) return this.#complete(result);
+  /** An async script's completion: its promise resolves to `{ value: <completion value> }`. */
+  async #awaited(result: JSValueHandle): Promise<RunOutcome> {
     this.#forgetRejection(result.identity); // reported as the snippet's own failure instead
-    // An async script's promise resolves to `{ value: <completion value> }`.
     const settled = await this.#settled(result);
     try {
       return settled.getProp('value').consume((value) => this.#complete(value));
@@ -199,8 +274,8 @@ export class Engine {
   }
 
   /** Runs a busy loop for `ms`, so the WASM code is compiled by the optimizing tier before a snippet. */
-  async warmUp(ms: number): Promise<void> {
-    if (ms > 0) await this.run('for (;;) {}', ms, false);
+  warmUp(ms: number): void {
+    if (ms > 0) this.runScript('for (;;) {}', ms);
   }
 
   /** The unhandled rejections' reasons as text, rendered while the snippet's deadline still holds. */
@@ -287,39 +362,5 @@ export class Engine {
     known.promise.dispose();
     known.reason.dispose();
     this.#rejections.delete(identity);
-  }
-}
-
-/** Evaluates the prelude factory and calls it with the native functions; returns the value renderer. */
-function installPrelude(vm: QuickJS, options: EngineOptions): JSValueHandle {
-  const write = vm.newFunction('write', (stream, text) => {
-    if (stream !== undefined && text?.isString === true)
-      options.write(stream.toNumber() === 1 ? 'stderr' : 'stdout', text.toString());
-    return vm.undefined;
-  });
-  const callHost = vm.newFunction('callHost', (name, argsJson) => {
-    if (name?.isString !== true || argsJson?.isString !== true)
-      throw guestError('host call needs a name and JSON arguments');
-    let answer: string;
-    try {
-      answer = options.callHost(name.toString(), argsJson.toString());
-    } catch (error) {
-      // Whatever failed on this side reaches the snippet as a message only, never with a host stack.
-      if (error instanceof Error && error.stack === '') throw error;
-      throw guestError(`${name.toString()}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    return vm.newString(answer);
-  });
-  const shapes = vm.hostToHandle(
-    options.hostFunctions.map((fn) => ({
-      name: fn.name,
-      parameters: fn.parameters.map((p) => ({ name: p.name })),
-    })),
-  );
-  const factory = vm.evalCode(PRELUDE_SOURCE, '<prelude>');
-  try {
-    return vm.callFunction(factory, vm.undefined, write, callHost, shapes);
-  } finally {
-    for (const handle of [factory, write, callHost, shapes]) handle.dispose();
   }
 }

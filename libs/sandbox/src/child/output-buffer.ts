@@ -1,6 +1,7 @@
 /**
  * A snippet's printed text on its way to the host: kept up to the per-stream cap (the rest only
- * counted), sent in chunks of at most OUTPUT_CHUNK_CHARS so no frame grows with the output.
+ * counted), sent in chunks of at most OUTPUT_CHUNK_CHARS so no frame grows with the output. One buffer
+ * serves every execute of a child, `reset` between them.
  */
 import { MAX_STREAM_CHARS, OUTPUT_CHUNK_CHARS, type OutputStream } from './protocol.js';
 
@@ -42,13 +43,23 @@ export class OutputBuffer {
     }
   }
 
+  /** Starts the next execute: nothing held, nothing counted. */
+  reset(): void {
+    this.#streams.stdout = { pending: '', kept: 0, discarded: 0 };
+    this.#streams.stderr = { pending: '', kept: 0, discarded: 0 };
+  }
+
   /** Sends what is still held. */
   flush(): void {
-    for (const stream of ['stdout', 'stderr'] as const) {
-      const state = this.#streams[stream];
-      if (state.pending !== '') this.#send(stream, state.pending);
-      state.pending = '';
-    }
+    this.#flushStream('stdout');
+    this.#flushStream('stderr');
+  }
+
+  #flushStream(stream: OutputStream): void {
+    const state = this.#streams[stream];
+    if (state.pending === '') return;
+    this.#send(stream, state.pending);
+    state.pending = '';
   }
 
   get discarded(): { readonly stdout: number; readonly stderr: number } {

@@ -2,8 +2,7 @@
  * The prelude every sandbox boots with, as JavaScript source the engine evaluates once. It is a factory:
  * the child calls it with its two native functions (write to a stream, call the host) and the
  * registered host functions' shapes, so no native function is ever reachable by a global name. It
- * defines the helpers (writable, so a snippet may reuse a name like `sum` for its own variable) and
- * returns the renderer used for printed values and completion values.
+ * defines the helpers (writable, so a snippet may reuse a name like `sum` for its own variable).
  *
  * Helpers (reference §5.5, in JavaScript): print (no newline), println, printf, console.log/info/debug
  * (stdout) and console.warn/error (stderr); sum, sumInts (each element truncated to an integer, as
@@ -12,6 +11,11 @@
  * countBy(xs, keyFn) (an object of counts keyed by String(keyFn(x))). Host-function wrappers take
  * positional arguments in the declared order and pass them as a JSON object keyed by parameter name;
  * the answer comes back as JSON.
+ *
+ * The factory returns the value renderer (`show`) and `setInputs`, which exposes one execute's request
+ * inputs as the read-only globals `args` (a frozen array of strings), `env` (a frozen object of strings)
+ * and `stdin` (a string) — removed again at the next execute that carries none. It answers the name of
+ * a global an earlier snippet already took, in which case nothing is exposed.
  */
 export const PRELUDE_SOURCE = String.raw`(function (write, callHost, hostFunctions) {
   'use strict';
@@ -148,5 +152,26 @@ export const PRELUDE_SOURCE = String.raw`(function (write, callHost, hostFunctio
     } }[fn.name];
     define(fn.name, wrapper);
   }
-  return show;
+
+  // One execute's request inputs, as read-only globals that the next execute replaces or removes. The
+  // intrinsics are taken now: a snippet replacing its own Object.freeze must not change what this does.
+  const INPUT_NAMES = ['args', 'env', 'stdin'];
+  const ownDescriptor = Object.getOwnPropertyDescriptor;
+  const freeze = Object.freeze;
+  let exposed = {};
+  function setInputs(json) {
+    for (const name of INPUT_NAMES) {
+      const own = ownDescriptor(g, name);
+      if (own !== undefined && !own.writable && own.value === exposed[name]) delete g[name];
+    }
+    exposed = {};
+    if (json === undefined) return undefined;
+    for (const name of INPUT_NAMES) if (ownDescriptor(g, name) !== undefined) return name;
+    const inputs = parse(json);
+    exposed = { args: freeze(inputs.args), env: freeze(inputs.env), stdin: inputs.stdin };
+    for (const name of INPUT_NAMES)
+      defineProperty(g, name, { value: exposed[name], writable: false, configurable: true, enumerable: false });
+    return undefined;
+  }
+  return { show, setInputs };
 })`;

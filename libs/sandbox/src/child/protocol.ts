@@ -51,6 +51,8 @@ export interface BootParams {
   readonly warmUpMs: number;
   readonly policy: PolicyRules;
   readonly hostFunctions: readonly HostFunctionShape[];
+  /** The prelude as QuickJS bytecode (base64), compiled by the host; absent: the child parses the source. */
+  readonly preludeBytecode?: string;
 }
 
 export interface BootResult {
@@ -58,10 +60,19 @@ export interface BootResult {
   readonly engine: string;
 }
 
+/** One execute's request inputs, exposed to its snippet as the read-only globals of these names. */
+export interface SnippetInputs {
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly stdin: string;
+}
+
 export interface ExecuteParams {
   readonly code: string;
   readonly language: SnippetLanguage;
   readonly timeoutMs: number;
+  /** Present when the request carried args, an environment or stdin. */
+  readonly inputs?: SnippetInputs;
 }
 
 /** How an execute ended, as the child reports it; printed text came before it in `output` frames. */
@@ -70,11 +81,11 @@ export interface ExecuteOutcome {
   readonly exitCode: 0 | 1;
   readonly timedOut: boolean;
   /** The completion value rendered as text, when it is not undefined. */
-  readonly value?: string;
+  readonly value?: string | undefined;
   /** Characters the child counted and did not send, per stream. */
   readonly discarded: { readonly stdout: number; readonly stderr: number };
   /** A stopped snippet's promise jobs kept queueing more: the engine cannot be cleaned, replace it. */
-  readonly jobsLeft?: boolean;
+  readonly jobsLeft?: true | undefined;
 }
 
 export interface OutputParams {

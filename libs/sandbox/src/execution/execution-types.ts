@@ -13,11 +13,24 @@ export const ExecutionRuntime = {
 } as const;
 export type ExecutionRuntime = (typeof ExecutionRuntime)[keyof typeof ExecutionRuntime];
 
+/**
+ * One script to run (reference §2.11). What `args`, `environment`, `stdin` and `workingDirectory` mean
+ * depends on the runtime: BASH gets them as a process does; JAVASCRIPT and TYPESCRIPT see the first
+ * three as read-only globals and refuse a working directory (see each provider).
+ */
 export interface ExecutionRequest {
   readonly runtime: ExecutionRuntime;
   readonly script: string;
+  /** Positional arguments. */
+  readonly args?: readonly string[];
+  /** Where the script runs, when the provider allows it. */
+  readonly workingDirectory?: string;
   /** Default: the provider's default timeout; capped at its `maxTimeoutMs`. */
   readonly timeoutMs?: number;
+  /** Variables for this run only, over the provider's own (never the host's environment). */
+  readonly environment?: Readonly<Record<string, string>>;
+  /** Text fed to the script's standard input, which is then closed. */
+  readonly stdin?: string;
 }
 
 export interface ExecutionResult {

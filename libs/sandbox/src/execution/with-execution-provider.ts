@@ -4,16 +4,17 @@
  * this is that step, kept here until the session takes it.
  */
 import { type SessionOptions } from '@helios/session';
-import { executeToolBinding } from './execute-tool.js';
+import { type ExecuteToolOptions, executeToolBinding } from './execute-tool.js';
 import { type CodeExecutionProvider } from './execution-types.js';
 
 export function withExecutionProvider(
   options: SessionOptions,
   provider: CodeExecutionProvider,
+  toolOptions: ExecuteToolOptions = {},
 ): SessionOptions {
   return {
     ...options,
     executionProvider: provider,
-    tools: [...(options.tools ?? []), executeToolBinding(provider)],
+    tools: [...(options.tools ?? []), executeToolBinding(provider, toolOptions)],
   };
 }

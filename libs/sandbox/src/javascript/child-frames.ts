@@ -51,24 +51,24 @@ function callFrame(id: string, params: unknown): ChildFrame {
 function executedFrame(id: string, result: unknown): ChildFrame {
   if (!isObject(result)) return invalid('an execute answer without a result');
   const { exitCode, timedOut, value, discarded, jobsLeft } = result;
-  const counts = isObject(discarded) ? [discarded['stdout'], discarded['stderr']] : [];
-  const countsValid =
-    counts.length === 2 && counts.every((n) => Number.isSafeInteger(n) && (n as number) >= 0);
-  if ((exitCode !== 0 && exitCode !== 1) || typeof timedOut !== 'boolean' || !countsValid) {
+  const stdout = isObject(discarded) ? discarded['stdout'] : undefined;
+  const stderr = isObject(discarded) ? discarded['stderr'] : undefined;
+  if (
+    (exitCode !== 0 && exitCode !== 1) ||
+    typeof timedOut !== 'boolean' ||
+    !isCount(stdout) ||
+    !isCount(stderr) ||
+    (value !== undefined && typeof value !== 'string') ||
+    (jobsLeft !== undefined && jobsLeft !== true)
+  ) {
     return invalid('a malformed execute answer');
   }
-  if ((value !== undefined && typeof value !== 'string') || (jobsLeft !== undefined && jobsLeft !== true)) {
-    return invalid('a malformed execute answer');
-  }
-  const [stdout, stderr] = counts as [number, number];
-  const outcome: ExecuteOutcome = {
-    exitCode,
-    timedOut,
-    ...(value === undefined ? {} : { value }),
-    discarded: { stdout, stderr },
-    ...(jobsLeft === true ? { jobsLeft } : {}),
-  };
+  const outcome: ExecuteOutcome = { exitCode, timedOut, value, discarded: { stdout, stderr }, jobsLeft };
   return { type: 'Executed', id, outcome };
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
 function isObject(value: unknown): value is Json {

@@ -17,7 +17,7 @@ describe('resolveJavaScriptConfig', () => {
       callTimeoutMs: 60_000,
       maxConcurrentSandboxes: 4,
       osSandbox: 'auto',
-      warmUpMs: 50,
+      warmUpMs: 0,
       maxOldSpaceMb: 128,
       restartAfterEnd: true,
       spareSandbox: false,

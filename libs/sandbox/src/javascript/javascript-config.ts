@@ -32,14 +32,17 @@ export interface JavaScriptProviderOptions {
   readonly osSandbox?: OsSandboxMode;
   /** Where bwrap is; default found on PATH. */
   readonly bubblewrapPath?: string;
-  /** Busy time at boot that compiles the engine's hot paths before the first snippet; default 50 ms. */
+  /**
+   * Busy time at boot that gets the engine's interpreter loop optimized before the first snippet;
+   * default 0 (none): the compile costs more CPU at every start than it saves a long first snippet.
+   */
   readonly warmUpMs?: number;
   /** The child's V8 heap (not the engine's); default 128 MiB. */
   readonly maxOldSpaceMb?: number;
   /** After a sandbox ended (killed, crashed), the next execute starts a fresh one; default true. */
   readonly restartAfterEnd?: boolean;
   /**
-   * Keep one sandbox booted ahead (one more child, ~70 MB, beyond maxConcurrentSandboxes), so a session
+   * Keep one sandbox booted ahead (one more child, ~60 MB, beyond maxConcurrentSandboxes), so a session
    * opens in about a warm execute's time instead of a cold start. Default false.
    */
   readonly spareSandbox?: boolean;
@@ -82,7 +85,7 @@ export function resolveJavaScriptConfig(options: JavaScriptProviderOptions = {})
     maxConcurrentSandboxes: atLeast(options.maxConcurrentSandboxes ?? 4, 1, 'maxConcurrentSandboxes'),
     osSandbox: options.osSandbox ?? 'auto',
     bubblewrapPath: options.bubblewrapPath,
-    warmUpMs: atLeast(options.warmUpMs ?? 50, 0, 'warmUpMs'),
+    warmUpMs: atLeast(options.warmUpMs ?? 0, 0, 'warmUpMs'),
     maxOldSpaceMb: atLeast(options.maxOldSpaceMb ?? 128, 16, 'maxOldSpaceMb'),
     restartAfterEnd: options.restartAfterEnd ?? true,
     spareSandbox: options.spareSandbox ?? false,

@@ -12,6 +12,7 @@ export function describeJavaScriptProvider(config: JavaScriptProviderConfig, osL
     'Top-level variables, functions and classes persist between calls and may be declared again; the last expression\'s value is shown after "=>"; top-level await works.',
     'Print with print/println/printf or console.log. Helpers: sum, sumInts, mean, max, min, join, filter, map, sorted, countBy.',
     'There is no require/import, process, file system, network or timers.',
+    "A call's args, environment and stdin are the read-only globals args (strings), env and stdin of that execute only; workingDirectory is refused.",
     `Limits per call: ${config.defaultTimeoutMs / 1000} s by default, ${mib} MiB of memory, 1,000,000 characters per output stream.`,
   ];
   const functions = config.registry.all();

@@ -30,7 +30,9 @@ import {
   type JavaScriptProviderOptions,
   resolveJavaScriptConfig,
 } from './javascript-config.js';
-import { Sandbox, type SandboxSettings } from './sandbox.js';
+import { Sandbox, type SandboxSettings, type SnippetOutcome, type SnippetRequest } from './sandbox.js';
+import { preludeBytecode } from './prelude-bytecode.js';
+import { snippetInputs } from './snippet-inputs.js';
 import { SpareSandbox } from './spare-sandbox.js';
 
 interface Slot {
@@ -74,8 +76,9 @@ export class JavaScriptExecutionProvider implements CodeExecutionProvider {
       maxTimeoutMs: this.#config.maxTimeoutMs,
       answerGraceMs: this.#config.stopGraceMs + 1_000,
     });
+    void preludeBytecode(); // compiled while the application starts, not at its first session
     if (this.#config.spareSandbox) {
-      this.#spare = new SpareSandbox(() => Sandbox.start(this.#settings()));
+      this.#spare = new SpareSandbox(async () => Sandbox.start(await this.#settings()));
       this.#spare.fill();
     }
   }
@@ -115,28 +118,24 @@ export class JavaScriptExecutionProvider implements CodeExecutionProvider {
     await slot?.sandbox?.end('the session ended');
   }
 
-  async execute(
-    session: SessionContext,
-    request: ExecutionRequest,
-    signal: AbortSignal,
-  ): Promise<ExecutionResult> {
+  execute(session: SessionContext, request: ExecutionRequest, signal: AbortSignal): Promise<ExecutionResult> {
+    const refusal = (reason: string): Promise<ExecutionResult> =>
+      Promise.resolve(ExecutionResult.refusal(reason));
     const language = LANGUAGES[request.runtime];
     if (language === undefined) {
-      return ExecutionResult.refusal(
+      return refusal(
         `${this.name} runs ${this.capabilities.supportedRuntimes.join(' and ')}, not ${String(request.runtime)}`,
       );
     }
     const timeoutMs = requestTimeout(request, this.capabilities);
-    if (typeof timeoutMs === 'string') return ExecutionResult.refusal(timeoutMs);
+    if (typeof timeoutMs === 'string') return refusal(timeoutMs);
+    const inputs = snippetInputs(request);
+    if (typeof inputs === 'string') return refusal(inputs);
     const slot = this.#slots.get(session.sessionId);
     if (slot === undefined)
-      return ExecutionResult.refusal(
-        `no sandbox for session ${session.sessionId}: it was not started or has ended`,
-      );
-    return slot.mutex.run(
-      () => this.#run(slot, { code: request.script, language, timeoutMs }, signal),
-      signal,
-    );
+      return refusal(`no sandbox for session ${session.sessionId}: it was not started or has ended`);
+    const snippet: SnippetRequest = { code: request.script, language, timeoutMs, inputs };
+    return slot.mutex.run(() => this.#run(slot, snippet, signal), signal);
   }
 
   async close(): Promise<void> {
@@ -149,48 +148,67 @@ export class JavaScriptExecutionProvider implements CodeExecutionProvider {
     ]);
   }
 
-  async #run(
-    slot: Slot,
-    request: { code: string; language: SnippetLanguage; timeoutMs: number },
-    signal: AbortSignal,
-  ): Promise<ExecutionResult> {
+  /** Runs the snippet in the session's sandbox, first starting a new one if it has ended. */
+  #run(slot: Slot, request: SnippetRequest, signal: AbortSignal): Promise<ExecutionResult> {
     const started = Date.now();
-    const notes: string[] = [];
-    if (slot.sandbox?.alive !== true) {
-      const ended = slot.sandbox?.endReason ?? 'it was not started';
-      if (!this.#config.restartAfterEnd)
-        return ExecutionResult.refusal(`the session's sandbox has ended (${ended})`);
-      try {
-        slot.sandbox = await this.#startSandbox(slot.session);
-      } catch (error) {
-        return ExecutionResult.refusal(
-          `the session's sandbox ended (${ended}) and a new one could not start: ${(error as Error).message}`,
-        );
-      }
-      notes.push(`[a new sandbox was started: the previous one ended (${ended}); its variables are gone]`);
+    const sandbox = slot.sandbox;
+    if (sandbox?.alive !== true) return this.#restartAndRun(slot, request, signal);
+    return sandbox
+      .execute(request, signal)
+      .then((outcome) => this.#result(slot, outcome, Date.now() - started, []));
+  }
+
+  async #restartAndRun(slot: Slot, request: SnippetRequest, signal: AbortSignal): Promise<ExecutionResult> {
+    const started = Date.now();
+    const ended = slot.sandbox?.endReason ?? 'it was not started';
+    if (!this.#config.restartAfterEnd)
+      return ExecutionResult.refusal(`the session's sandbox has ended (${ended})`);
+    let sandbox: Sandbox;
+    try {
+      sandbox = await this.#startSandbox(slot.session);
+      slot.sandbox = sandbox;
+    } catch (error) {
+      return ExecutionResult.refusal(
+        `the session's sandbox ended (${ended}) and a new one could not start: ${(error as Error).message}`,
+      );
     }
-    const outcome = await slot.sandbox.execute(request, signal);
-    const value = outcome.value === undefined ? {} : { value: outcome.value };
+    const outcome = await sandbox.execute(request, signal);
+    return this.#result(slot, outcome, Date.now() - started, [
+      `[a new sandbox was started: the previous one ended (${ended}); its variables are gone]`,
+    ]);
+  }
+
+  #result(slot: Slot, outcome: SnippetOutcome, durationMs: number, notes: string[]): ExecutionResult {
     return executionResult(
-      { ...outcome, ...value, durationMs: Date.now() - started, notes },
+      {
+        exitCode: outcome.exitCode,
+        timedOut: outcome.timedOut,
+        stdout: outcome.stdout,
+        stderr: outcome.stderr,
+        value: outcome.value,
+        durationMs,
+        notes,
+      },
       slot.session.secrets,
     );
   }
 
   /** The spare when there is one, else a sandbox started now; given to `session`. */
   async #startSandbox(session: SessionContext): Promise<Sandbox> {
-    const sandbox = (await this.#spare?.take()) ?? (await Sandbox.start(this.#settings()));
+    const sandbox = (await this.#spare?.take()) ?? (await Sandbox.start(await this.#settings()));
     return sandbox.assignTo({ sessionId: session.sessionId, redactor: () => session.secrets.redactor() });
   }
 
-  #settings(): SandboxSettings {
+  async #settings(): Promise<SandboxSettings> {
     const config = this.#config;
     config.registry.freeze();
+    const bytecode = await preludeBytecode();
     const boot: BootParams = {
       memoryLimitBytes: config.memoryLimitBytes,
       maxStackBytes: config.maxStackBytes,
       warmUpMs: config.warmUpMs,
       policy: config.policy,
+      ...(bytecode === undefined ? {} : { preludeBytecode: bytecode }),
       hostFunctions: config.registry.all().map((fn) => ({
         name: fn.name,
         parameters: fn.parameters.map(({ name, type }) => ({ name, type })),

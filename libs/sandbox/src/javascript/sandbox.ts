@@ -19,8 +19,10 @@ import {
   MAX_FRAME_CHARS,
   MAX_STREAM_CHARS,
   MAX_VALUE_CHARS,
+  type SnippetInputs,
   type SnippetLanguage,
 } from '../child/protocol.js';
+import { Watchdog } from '../common/watchdog.js';
 import { StreamCapture } from '../output/stream-capture.js';
 import { type LaunchSettings, SandboxProcess } from '../process/sandbox-process.js';
 import { readChildFrame, type ChildFrame } from './child-frames.js';
@@ -44,6 +46,8 @@ export interface SnippetRequest {
   readonly code: string;
   readonly language: SnippetLanguage;
   readonly timeoutMs: number;
+  /** The request's args, environment and stdin, when it carried any. */
+  readonly inputs?: SnippetInputs;
 }
 
 /** How an execute ended, on the host's side of the channel. */
@@ -51,14 +55,16 @@ export interface SnippetOutcome {
   /** 0 completed, 1 failed or timed out (sandbox kept), 3 the sandbox ended during it. */
   readonly exitCode: 0 | 1 | 3;
   readonly timedOut: boolean;
-  readonly value?: string;
+  readonly value?: string | undefined;
   readonly stdout: StreamCapture;
   readonly stderr: StreamCapture;
   /** Why the sandbox ended during this execute. */
-  readonly ended?: string;
+  readonly ended?: string | undefined;
 }
 
 const CLOSE_GRACE_MS = 500;
+/** How long an execute runs before its cancellation signal gets a listener. */
+const CANCEL_CHECK_MS = 5;
 /** Room for the child's `… [value cut: n more chars]` note after a cut value. */
 const VALUE_NOTE_ROOM = 64;
 
@@ -69,14 +75,16 @@ export class SandboxStartError extends Error {
 
 interface InFlight {
   readonly id: string;
+  readonly timeoutMs: number;
   readonly deadline: number;
   readonly stdout: StreamCapture;
   readonly stderr: StreamCapture;
+  readonly signal: AbortSignal;
+  readonly resolve: (outcome: SnippetOutcome) => void;
   /** Fires when the execute ends; made at the first host call (most executes make none). */
   stop: AbortController | undefined;
   calling: boolean;
   killedForTime: boolean;
-  finish(outcome: Omit<SnippetOutcome, 'stdout' | 'stderr'>): void;
 }
 
 export class Sandbox {
@@ -88,6 +96,21 @@ export class Sandbox {
   #executes = 0;
   #endReason: string | undefined;
   #owner: SandboxOwner | undefined;
+  /** The stop grace of the execute in flight. */
+  readonly #watchdog = new Watchdog(() => this.#stopGraceOver());
+  /**
+   * Cancellation. Most executes answer within a millisecond, and adding a listener to an AbortSignal
+   * costs more than the rest of their host side; so an execute's signal is read at its start and gets
+   * a listener only if the execute is still running CANCEL_CHECK_MS later. A listener is never
+   * removed (that costs more again): one that fires after its execute is over does nothing, and each
+   * signal gets one at most once in a row.
+   */
+  readonly #cancelCheck = new Watchdog(() => this.#listenForCancel());
+  #listening: AbortSignal | undefined;
+  readonly #onAbort = (event: Event): void => {
+    if (this.#inFlight !== undefined && this.#inFlight.signal === event.target)
+      void this.end('the execute was cancelled');
+  };
 
   private constructor(process: SandboxProcess, settings: SandboxSettings) {
     this.#process = process;
@@ -144,33 +167,23 @@ export class Sandbox {
     }
     const id = String(++this.#executes);
     return new Promise((resolve) => {
-      const onAbort = (): void => void this.end('the execute was cancelled');
-      const timer = setTimeout(() => {
-        inFlight.killedForTime = true;
-        void this.end(
-          `the snippet was still running ${this.#settings.stopGraceMs} ms after its ${request.timeoutMs} ms timeout`,
-        );
-      }, request.timeoutMs + this.#settings.stopGraceMs);
       const inFlight: InFlight = {
         id,
+        timeoutMs: request.timeoutMs,
         deadline: Date.now() + request.timeoutMs,
         stdout,
         stderr,
+        signal,
+        resolve,
         stop: undefined,
         calling: false,
         killedForTime: false,
-        finish: (outcome) => {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
-          inFlight.stop?.abort(new DOMException('the execute ended', 'AbortError'));
-          this.#inFlight = undefined;
-          resolve({ ...outcome, stdout, stderr });
-        },
       };
       this.#inFlight = inFlight;
-      signal.addEventListener('abort', onAbort, { once: true });
-      if (signal.aborted) onAbort();
-      else this.#channel.send({ jsonrpc: JSONRPC, id, method: 'execute', params: { ...request } });
+      this.#watchdog.arm(request.timeoutMs + this.#settings.stopGraceMs);
+      if (signal.aborted) return void this.end('the execute was cancelled');
+      this.#cancelCheck.arm(CANCEL_CHECK_MS);
+      this.#channel.sendRaw(executeFrame(id, request));
     });
   }
 
@@ -178,15 +191,52 @@ export class Sandbox {
   async end(reason: string): Promise<void> {
     if (this.#endReason !== undefined) return;
     this.#endReason = reason;
+    this.#watchdog.close();
+    this.#cancelCheck.close();
     this.#booted?.(new Error(reason));
     const inFlight = this.#inFlight;
     if (inFlight !== undefined) {
       const output = this.#process.diagnostics;
       inFlight.stderr.append(`[sandbox ended: ${reason}; its state is lost]\n`);
       if (output !== '') inFlight.stderr.append(`[sandbox process output]\n${output}\n`);
-      inFlight.finish({ exitCode: 3, timedOut: inFlight.killedForTime, ended: reason });
+      this.#finish(inFlight, { exitCode: 3, timedOut: inFlight.killedForTime, ended: reason });
     }
     await this.#process.kill();
+  }
+
+  #finish(inFlight: InFlight, outcome: Omit<SnippetOutcome, 'stdout' | 'stderr'>): void {
+    this.#watchdog.disarm();
+    this.#cancelCheck.disarm();
+    inFlight.stop?.abort(new DOMException('the execute ended', 'AbortError'));
+    this.#inFlight = undefined;
+    inFlight.resolve({
+      exitCode: outcome.exitCode,
+      timedOut: outcome.timedOut,
+      value: outcome.value,
+      stdout: inFlight.stdout,
+      stderr: inFlight.stderr,
+      ended: outcome.ended,
+    });
+  }
+
+  /** An execute still running at its cancel check: listen to its signal from now on. */
+  #listenForCancel(): void {
+    const signal = this.#inFlight?.signal;
+    if (signal === undefined) return;
+    if (signal.aborted) return void this.end('the execute was cancelled');
+    if (this.#listening === signal) return;
+    this.#listening = signal;
+    signal.addEventListener('abort', this.#onAbort);
+  }
+
+  /** Only an engine fault keeps a snippet running past its timeout; the stop grace ends it. */
+  #stopGraceOver(): void {
+    const inFlight = this.#inFlight;
+    if (inFlight === undefined) return;
+    inFlight.killedForTime = true;
+    void this.end(
+      `the snippet was still running ${this.#settings.stopGraceMs} ms after its ${inFlight.timeoutMs} ms timeout`,
+    );
   }
 
   #boot(): Promise<string | Error> {
@@ -227,10 +277,10 @@ export class Sandbox {
           inFlight.killedForTime = frame.outcome.timedOut;
           return void this.end('its promise jobs kept queueing more after the snippet was stopped');
         }
-        return inFlight.finish({
+        return this.#finish(inFlight, {
           exitCode: frame.outcome.exitCode,
           timedOut: frame.outcome.timedOut,
-          ...valueOf(frame.outcome.value),
+          value: valueOf(frame.outcome.value),
         });
       case 'Invalid':
         return this.#violation(frame.reason);
@@ -258,8 +308,18 @@ export class Sandbox {
   }
 }
 
+/** The execute frame's text, written out rather than built as an object and serialised whole. */
+function executeFrame(id: string, request: SnippetRequest): string {
+  const params = JSON.stringify({
+    code: request.code,
+    language: request.language,
+    timeoutMs: request.timeoutMs,
+    ...(request.inputs === undefined ? {} : { inputs: request.inputs }),
+  });
+  return `{"jsonrpc":"${JSONRPC}","id":"${id}","method":"execute","params":${params}}`;
+}
+
 /** The child cuts a value itself (with a note); only a value longer than that is cut here. */
-function valueOf(value: string | undefined): { value?: string } {
-  if (value === undefined) return {};
-  return { value: value.length <= MAX_VALUE_CHARS + VALUE_NOTE_ROOM ? value : cutValue(value) };
+function valueOf(value: string | undefined): string | undefined {
+  return value === undefined || value.length <= MAX_VALUE_CHARS + VALUE_NOTE_ROOM ? value : cutValue(value);
 }

@@ -1,7 +1,9 @@
 /**
  * The LocalProcessExecutionProvider's settings, each with its default, checked once at construction.
  */
+import { isAbsolute } from 'node:path';
 import { InvalidArgumentError } from '@helios/core';
+import { resolveAllowedDirectories } from './working-directory.js';
 
 export interface LocalProcessOptions {
   /** The child's PATH; absolute directories only. Default `/usr/local/bin:/usr/bin:/bin`. */
@@ -23,6 +25,11 @@ export interface LocalProcessOptions {
   readonly pidNamespace?: 'auto' | 'off';
   /** Where bwrap is; default found on PATH. */
   readonly bubblewrapPath?: string;
+  /**
+   * Absolute directories a request's `workingDirectory` may name (itself or anything below it, symbolic
+   * links resolved); default none: every call runs in its fresh temporary directory.
+   */
+  readonly workingDirectories?: readonly string[];
 }
 
 export interface LocalProcessConfig {
@@ -34,6 +41,8 @@ export interface LocalProcessConfig {
   readonly maxConcurrent: number;
   readonly pidNamespace: 'auto' | 'off';
   readonly bubblewrapPath: string | undefined;
+  /** Resolved (real paths). */
+  readonly workingDirectories: readonly string[];
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -55,6 +64,12 @@ export function resolveLocalProcessConfig(options: LocalProcessOptions = {}): Lo
     if (typeof value !== 'string' || value.includes('\0'))
       throw new InvalidArgumentError(`value of ${name} must be a string without NUL`);
   }
+  for (const directory of options.workingDirectories ?? []) {
+    if (typeof directory !== 'string' || !isAbsolute(directory) || directory.includes('\0'))
+      throw new InvalidArgumentError(
+        `workingDirectories must be absolute paths, got ${JSON.stringify(directory)}`,
+      );
+  }
   const config: LocalProcessConfig = {
     path,
     allowedEnvironment: Object.freeze([...allowed]),
@@ -64,6 +79,7 @@ export function resolveLocalProcessConfig(options: LocalProcessOptions = {}): Lo
     maxConcurrent: positive(options.maxConcurrent ?? 4, 'maxConcurrent'),
     pidNamespace: options.pidNamespace ?? 'auto',
     bubblewrapPath: options.bubblewrapPath,
+    workingDirectories: resolveAllowedDirectories(options.workingDirectories ?? []),
   };
   if (config.defaultTimeoutMs > config.maxTimeoutMs) {
     throw new InvalidArgumentError(

@@ -1,14 +1,18 @@
 /**
  * LocalProcessExecutionProvider: the Execute tool's BASH runtime. NOT A SANDBOX: the script runs as
- * this process's user, with its file system and network. What it gets: a fresh 0700 working directory
- * per call (removed afterwards), an environment of PATH, HOME (that directory) and an allow-list only,
- * stdin closed, a timeout after which everything it started is killed (in its own pid namespace when
- * bubblewrap works here, else its process group), and the same output caps and redaction as the
- * sandbox. Put it behind an OS boundary (see docs/security/sandbox.md) before letting a model use it.
+ * this process's user, with its file system and network. What it gets: a fresh 0700 directory per
+ * call (its HOME and, unless the request names an allowed working directory, its working directory;
+ * removed afterwards); the request's args as "$1", "$2", …; an environment of PATH, HOME, an
+ * allow-list copied from this process, the deployer's variables and the request's environment over
+ * them (never anything else of this process's); the request's stdin, then closed; a timeout after
+ * which everything it started is killed (in its own pid namespace when bubblewrap works here, else by
+ * @helios/core's /proc reaper); and the same output caps and redaction as the sandbox. Put it behind
+ * an OS boundary (see docs/security/sandbox.md) before letting a model use it.
  */
 import { constants } from 'node:os';
 import { type SessionContext } from '@helios/core';
 import { SessionStartOutcome } from '@helios/session';
+import { requestInputsProblem } from '../execution/request-inputs.js';
 import { requestTimeout } from '../execution/request-timeout.js';
 import {
   type CodeExecutionProvider,
@@ -25,6 +29,7 @@ import {
   type LocalProcessOptions,
   resolveLocalProcessConfig,
 } from './local-process-config.js';
+import { chooseWorkingDirectory } from './working-directory.js';
 
 /** Exit codes for ends that are not the script's own: the GNU timeout convention, and 128 + SIGINT. */
 const TIMED_OUT_EXIT = 124;
@@ -64,9 +69,14 @@ export class LocalProcessExecutionProvider implements CodeExecutionProvider {
   describe(): string {
     const reaping = this.usesPidNamespace
       ? 'everything it starts is killed when it ends'
-      : 'its process group is killed when it ends (a process that leaves the group with setsid is not)';
+      : 'everything it starts is killed when it ends (found through /proc: a process that leaves its session and clears its environment escapes)';
+    const directories =
+      this.#config.workingDirectories.length === 0
+        ? 'workingDirectory is not available here'
+        : `workingDirectory may name ${this.#config.workingDirectories.join(', ')} or a directory inside`;
     return [
       'Runs a BASH script with /bin/bash in a fresh temporary directory and returns its stdout, stderr and exit code.',
+      `args become "$1", "$2", …; environment adds variables; stdin is fed to the script; ${directories}.`,
       'This is NOT a sandbox: the script runs as the host user and can reach its files and network.',
       `Limits per call: ${this.#config.defaultTimeoutMs / 1000} s by default; ${reaping}; 1,000,000 characters per output stream. Nothing persists between calls.`,
     ].join('\n');
@@ -92,6 +102,8 @@ export class LocalProcessExecutionProvider implements CodeExecutionProvider {
     if (this.#closed) return ExecutionResult.refusal('the provider is closed');
     const timeoutMs = requestTimeout(request, this.capabilities);
     if (typeof timeoutMs === 'string') return ExecutionResult.refusal(timeoutMs);
+    const problem = requestInputsProblem(request);
+    if (problem !== undefined) return ExecutionResult.refusal(problem);
     if (this.#running >= this.#config.maxConcurrent) {
       return ExecutionResult.refusal(
         `${this.#running} scripts are already running, the maximum; try again when one has finished`,
@@ -106,16 +118,25 @@ export class LocalProcessExecutionProvider implements CodeExecutionProvider {
     this.#running += 1;
     const started = Date.now();
     try {
+      const directory = await chooseWorkingDirectory(
+        request.workingDirectory,
+        this.#config.workingDirectories,
+      );
       const outcome = await runBash({
         script: request.script,
-        environment: this.#environment(),
+        args: request.args ?? [],
+        stdin: request.stdin,
+        environment: { ...this.#environment(), ...request.environment },
+        workingDirectory: directory.path,
         timeoutMs,
         signal: call.signal,
         bubblewrap: this.#bubblewrap,
       });
+      const end = exitOf(outcome, timeoutMs);
       return executionResult(
         {
-          ...exitOf(outcome, timeoutMs),
+          ...end,
+          notes: directory.note === undefined ? end.notes : [directory.note, ...end.notes],
           stdout: outcome.stdout,
           stderr: outcome.stderr,
           durationMs: Date.now() - started,

@@ -1,17 +1,19 @@
 /**
- * Where the sandbox child's code is, and what it must be able to read. Built (`dist/`), the child is
- * `dist/child/child-main.js`, read with its package and the node_modules holding its four
- * dependencies. Run from TypeScript sources (tests, tsx), there is no JavaScript to start a child
- * with, so the `src/child` modules — which import nothing outside that folder but npm packages — are
- * transpiled with sucrase into `node_modules/.cache/helios-sandbox/child-<hash of the sources>` (where
- * the child's imports resolve): written once into a private directory and renamed into place, then
- * shared by every process running the same sources.
+ * What starts a sandbox child: its bundle (child-bundle.ts: one CommonJS script, built from `src/child`
+ * when running from TypeScript sources, from `dist/child` in a build), the engine's WebAssembly file as
+ * its argument, and the directories it must be able to read.
+ *
+ * A bundle is built once per version of its inputs (the child's modules and its dependencies' versions)
+ * and kept in a per-user cache directory under the OS temp directory, `helios-sandbox-cache-<uid>`:
+ * created 0700 and refused unless it is a directory of this user that no one else can write, since
+ * the child runs what is there. A bundle is written under a private temporary name and renamed into
+ * place, so processes running the same version share one file and none ever reads half of one.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -19,17 +21,26 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, sep } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleChild } from './child-bundle.js';
 
 export interface ChildProgram {
-  /** The child's entry module. */
+  /** The script `node` runs. */
   readonly entry: string;
-  /** Directories the child reads: its own code and the node_modules of its dependencies. */
+  /** What follows the script on the command line. */
+  readonly args: readonly string[];
+  /** Directories the child reads: its bundle's, and the node_modules holding its dependencies. */
   readonly readPaths: readonly string[];
 }
 
 const CHILD_DEPENDENCIES = ['quickjs-wasi', 'acorn', 'acorn-walk', 'sucrase'];
+/** Compiled into the bundle; the other dependencies are loaded from node_modules at their first use. */
+const BUNDLED = ['quickjs-wasi'];
+/** Changes whenever the bundle's layout does, so an older bundle is never reused. */
+const BUNDLE_FORMAT = '1';
+
 const require = createRequire(import.meta.url);
 let resolved: ChildProgram | undefined;
 
@@ -39,15 +50,80 @@ export function childProgram(): ChildProgram {
 }
 
 /** `here` is this module's own path: a `.js` in a build, a `.ts` among the sources. */
-export function resolveChildProgram(here: string): ChildProgram {
-  const modules = dependencyDirs();
+export function resolveChildProgram(here: string, cacheDir = defaultCacheDir()): ChildProgram {
   const childDir = join(dirname(here), '..', 'child');
-  const built = join(childDir, 'child-main.js');
-  if (here.endsWith('.js') && existsSync(built)) {
-    return Object.freeze({ entry: built, readPaths: Object.freeze([packageRoot(childDir), ...modules]) });
+  const built = here.endsWith('.js') && existsSync(join(childDir, 'child-main.js'));
+  const entry = join(childDir, built ? 'child-main.js' : 'child-main.ts');
+  return Object.freeze({
+    entry: cachedBundle(entry, cacheDir),
+    args: Object.freeze([require.resolve('quickjs-wasi/quickjs.wasm')]),
+    readPaths: Object.freeze([cacheDir, ...dependencyDirs()]),
+  });
+}
+
+/** `helios-sandbox-cache-<uid>` in the OS temp directory. */
+export function defaultCacheDir(): string {
+  return join(tmpdir(), `helios-sandbox-cache-${process.getuid?.() ?? 'user'}`);
+}
+
+/** The bundle for the current inputs, built and stored unless an identical one is already there. */
+function cachedBundle(entry: string, cacheDir: string): string {
+  const file = join(cacheDir, `child-${bundleKey(dirname(entry))}.cjs`);
+  if (existsSync(file)) {
+    ensurePrivateDirectory(cacheDir);
+    return file;
   }
-  const out = transpileChildSources(childDir, modules[0] as string);
-  return Object.freeze({ entry: join(out, 'child-main.js'), readPaths: Object.freeze([out, ...modules]) });
+  const text = bundleChild({ entry, bundled: BUNDLED });
+  ensurePrivateDirectory(cacheDir);
+  const staging = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  writeFileSync(staging, text, { mode: 0o600, flag: 'wx' });
+  try {
+    renameSync(staging, file); // another process may have put the same bundle there meanwhile: fine
+  } finally {
+    rmSync(staging, { force: true });
+  }
+  return file;
+}
+
+/** A digest of what the bundle is made of: the child's modules and its dependencies as installed. */
+function bundleKey(childDir: string): string {
+  const hash = createHash('sha256').update(`format ${BUNDLE_FORMAT}\0`);
+  const files = readdirSync(childDir)
+    .filter((file) => /\.(ts|js)$/.test(file) && !/\.test\.(ts|js)$/.test(file) && !file.endsWith('.d.ts'))
+    .sort();
+  for (const file of files) hash.update(`${file}\0${readFileSync(join(childDir, file), 'utf8')}\0`);
+  for (const name of CHILD_DEPENDENCIES) {
+    const main = require.resolve(name);
+    hash.update(`${name}\0${main}\0${packageVersion(main)}\0`);
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+function packageVersion(main: string): string {
+  for (let dir = dirname(main); dirname(dir) !== dir; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (!existsSync(manifest)) continue;
+    const { name, version } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+      name?: string;
+      version?: string;
+    };
+    if (name !== undefined) return `${name}@${version ?? '?'}`;
+  }
+  return 'unknown';
+}
+
+/** Creates `dir` (0700) if missing; refuses one this user does not own or that others could write. */
+function ensurePrivateDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const stat = lstatSync(dir);
+  const ownedHere = process.getuid === undefined || stat.uid === process.getuid();
+  if (!stat.isDirectory() || !ownedHere || (stat.mode & 0o077) !== 0) {
+    throw new Error(`the sandbox's cache ${dir} is not a private directory of this user (mode 0700)`);
+  }
 }
 
 /** The node_modules directories the child's dependencies resolve from (usually one). */
@@ -58,40 +134,4 @@ function dependencyDirs(): string[] {
     return file.slice(0, at + `${sep}node_modules`.length);
   });
   return [...new Set(dirs)];
-}
-
-/** The nearest directory holding a package.json (it says the child's `.js` files are ES modules). */
-function packageRoot(dir: string): string {
-  for (let at = dir; ; at = dirname(at)) {
-    if (existsSync(join(at, 'package.json'))) return at;
-    if (dirname(at) === at) return dir;
-  }
-}
-
-function transpileChildSources(sourceDir: string, nodeModules: string): string {
-  const sources = readdirSync(sourceDir)
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
-    .sort()
-    .map((file) => [file, readFileSync(join(sourceDir, file), 'utf8')] as const);
-  const hash = createHash('sha256');
-  for (const [file, source] of sources) hash.update(`${file}\0${source}\0`);
-  const cache = join(nodeModules, '.cache', 'helios-sandbox');
-  const out = join(cache, `child-${hash.digest('hex').slice(0, 16)}`);
-  if (existsSync(join(out, 'package.json'))) return out;
-  mkdirSync(cache, { recursive: true, mode: 0o700 });
-  const staging = mkdtempSync(join(cache, 'staging-'));
-  const { transform } = require('sucrase') as {
-    transform: (code: string, options: object) => { code: string };
-  };
-  for (const [file, source] of sources) {
-    const { code } = transform(source, { transforms: ['typescript'], disableESTransforms: true });
-    writeFileSync(join(staging, `${basename(file, '.ts')}.js`), code);
-  }
-  writeFileSync(join(staging, 'package.json'), '{"type":"module"}\n'); // written last: marks it complete
-  try {
-    renameSync(staging, out);
-  } catch {
-    rmSync(staging, { recursive: true, force: true }); // another process put the same sources there first
-  }
-  return out;
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embeddedSuperuserClient, freePort } from '../libs/persistence/src/testing/index.ts';
-import { cpuMicros, descendants } from './process-cpu.ts';
+import { cpuMicros, descendantsCpuMicros } from './process-cpu.ts';
 
 export interface HeliosApi {
   /** The adapter listener's origin, e.g. `http://127.0.0.1:41234`. */
@@ -18,7 +18,7 @@ export interface HeliosApi {
   readonly token: string;
   readonly pid: number;
   readonly dataDir: string;
-  /** CPU µs the API process has spent so far, and its PostgreSQL (its descendants, live ones). */
+  /** CPU µs the API process has spent so far, and its PostgreSQL (its descendants, exited ones included). */
   cpu(): { api: number; postgres: number };
   /** Runs `fn` with a connected superuser client of the embedded server (no password: Unix socket). */
   sql<T>(fn: (client: SqlClient) => Promise<T>): Promise<T>;
@@ -85,7 +85,7 @@ export async function startHeliosApi(policy: Record<string, unknown>, token: str
     dataDir,
     cpu: () => ({
       api: cpuMicros(pid),
-      postgres: descendants(pid).reduce((sum, child) => sum + cpuMicros(child), 0),
+      postgres: descendantsCpuMicros(pid),
     }),
     sql: async (fn) => {
       const client = await embeddedSuperuserClient(dataDir);

@@ -40,7 +40,7 @@ import {
   type PairsResult,
 } from '../governance-matrix.ts';
 import { fillRateBucket, startHeliosApi, waitFor, type HeliosApi } from '../helios-api.ts';
-import { cpuMicros, descendants } from '../process-cpu.ts';
+import { cpuMicros, descendantsCpuMicros } from '../process-cpu.ts';
 import type { BenchResult } from '../run.ts';
 
 const ROUNDS = 3;
@@ -118,7 +118,7 @@ async function startOriginal(dir: string, node: string): Promise<Original> {
       name: 'original',
       url: `http://127.0.0.1:${sdkPort}`,
       token: TOKEN,
-      cpuMicros: () => descendants(pid).reduce((sum, p) => sum + cpuMicros(p), cpuMicros(pid)),
+      cpuMicros: () => cpuMicros(pid) + descendantsCpuMicros(pid),
     },
     stop,
   };

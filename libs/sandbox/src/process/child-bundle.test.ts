@@ -47,7 +47,9 @@ describe('bundleChild', () => {
     const bundle = bundleChild({ entry: fixture(), bundled: ['eager-dep'] });
     const file = join(root, 'bundle.cjs');
     writeFileSync(file, bundle);
-    expect(execFileSync(process.execPath, [file], { encoding: 'utf8' })).toBe(
+    // FORCE_COLOR (set by some CI environments) would make console.log colour the numbers.
+    const env = { ...process.env, FORCE_COLOR: '0' };
+    expect(execFileSync(process.execPath, [file], { encoding: 'utf8', env })).toBe(
       'started eager! 42\nlazy-dep loaded\n42\n',
     );
     expect(bundle).toContain('eager-dep/inner.js'); // compiled in

@@ -1,46 +1,21 @@
 // The sessions page against the real API in its default configuration (no `auth:`, so one local
 // principal; no `agents:`, so the scripted demo agent) with its own embedded PostgreSQL, in headless
 // Chromium. The tests run in order: the first sees no session, the second creates two.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatMicroUsd } from '../lib/format';
 import { isPng, screenshotDir } from './support/artifacts';
-import { hasChromium, launchChromium, openPage } from './support/browser';
-import { assertBuilt } from './support/paths';
-import { stopServer } from './support/process-group';
+import { hasChromium, openPage } from './support/browser';
+import { useRealStack } from './support/real-stack';
 import { runtimeClient, type ListedSession, type RuntimeClient } from './support/runtime-client';
-import { startApi, startDashboard, type RunningServer } from './support/servers';
+import { type RunningServer } from './support/servers';
 
 describe.skipIf(!hasChromium)('sessions page with the real API', () => {
-  let tempDir = '';
-  let dataDir = '';
-  let api: RunningServer | undefined;
-  let dashboard: RunningServer | undefined;
-  let browser: Browser | undefined;
-
-  beforeAll(async () => {
-    assertBuilt();
-    tempDir = await mkdtemp(join(tmpdir(), 'helios-dashboard-e2e-'));
-    dataDir = await mkdtemp(join(tmpdir(), 'helios-api-data-'));
-    api = await startApi(dataDir);
-    dashboard = await startDashboard(api.url);
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    if (dashboard) await stopServer(dashboard.process);
-    // Waits for the API (and the embedded database it started) to exit before its directory goes.
-    if (api) await stopServer(api.process);
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-    if (tempDir) await rm(tempDir, { recursive: true, force: true });
-  });
+  const stack = useRealStack();
 
   function servers(): { client: RuntimeClient; dashboard: RunningServer; browser: Browser } {
-    if (!api || !dashboard || !browser) throw new Error('servers did not start');
+    const { api, dashboard, browser } = stack();
     return { client: runtimeClient(api.url), dashboard, browser };
   }
 
@@ -101,7 +76,7 @@ describe.skipIf(!hasChromium)('sessions page with the real API', () => {
     expect(await rows.nth(0).getByTestId('session-status').innerText()).toBe('idle');
     expect(await rows.nth(0).getByTestId('session-turns').innerText()).toBe('0');
 
-    const screenshot = join(await screenshotDir(tempDir), 'sessions.png');
+    const screenshot = join(await screenshotDir(stack().tempDir), 'sessions.png');
     await page.screenshot({ path: screenshot, fullPage: true });
     expect(await isPng(screenshot)).toBe(true);
     console.info(`sessions page screenshot: ${screenshot}`);

@@ -1,14 +1,9 @@
 // The status page against the real API with its own embedded PostgreSQL, in headless Chromium.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isPng, screenshotDir } from './support/artifacts';
-import { dominantChannel, hasChromium, launchChromium, openPage } from './support/browser';
-import { assertBuilt } from './support/paths';
-import { stopServer } from './support/process-group';
-import { startApi, startDashboard, type RunningServer } from './support/servers';
+import { dominantChannel, hasChromium, openPage } from './support/browser';
+import { useRealStack } from './support/real-stack';
 
 const PAGES = [
   ['Status', '/'],
@@ -24,35 +19,7 @@ const PLANNED = [
 ] as const;
 
 describe.skipIf(!hasChromium)('status page with the real API', () => {
-  let tempDir = '';
-  let dataDir = '';
-  let api: RunningServer | undefined;
-  let dashboard: RunningServer | undefined;
-  let browser: Browser | undefined;
-
-  beforeAll(async () => {
-    assertBuilt();
-    tempDir = await mkdtemp(join(tmpdir(), 'helios-dashboard-e2e-'));
-    // The API gets a directory of its own, empty, as a first start on a new machine would.
-    dataDir = await mkdtemp(join(tmpdir(), 'helios-api-data-'));
-    api = await startApi(dataDir);
-    dashboard = await startDashboard(api.url);
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    if (dashboard) await stopServer(dashboard.process);
-    // Waits for the API (and the embedded database it started) to exit before its directory goes.
-    if (api) await stopServer(api.process);
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-    if (tempDir) await rm(tempDir, { recursive: true, force: true });
-  });
-
-  function servers(): { api: RunningServer; dashboard: RunningServer; browser: Browser } {
-    if (!api || !dashboard || !browser) throw new Error('servers did not start');
-    return { api, dashboard, browser };
-  }
+  const servers = useRealStack();
 
   it('shows the header and all seven navigation entries, with Status and Sessions as links', async () => {
     const { dashboard, browser } = servers();
@@ -108,7 +75,7 @@ describe.skipIf(!hasChromium)('status page with the real API', () => {
     expect(Number(await page.getByTestId('start-count').innerText())).toBeGreaterThanOrEqual(1);
     expect(await page.getByTestId('uptime').innerText()).toMatch(/\d+ (s|min|h|d)\b/);
 
-    const screenshot = join(await screenshotDir(tempDir), 'status-ready.png');
+    const screenshot = join(await screenshotDir(servers().tempDir), 'status-ready.png');
     await page.screenshot({ path: screenshot, fullPage: true });
     expect(await isPng(screenshot)).toBe(true);
     console.info(`status page screenshot: ${screenshot}`);

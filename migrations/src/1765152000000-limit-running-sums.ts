@@ -379,7 +379,7 @@ BEGIN
 END $$`;
 
 /** Drops a reservation's holds (call not executed, or refused later in the flow), keeping the sums. */
-const RELEASE = `
+export const RELEASE = `
 CREATE FUNCTION "helios_limit_release"(p_reservation text)
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE ids text[];
@@ -396,7 +396,7 @@ BEGIN
 END $$`;
 
 /** Retention: deletes up to `p_limit` charges older than `p_cutoff`, keeping their buckets' sums. */
-const SWEEP = `
+export const SWEEP = `
 CREATE FUNCTION "helios_limit_sweep_charges"(p_cutoff bigint, p_limit int)
 RETURNS int LANGUAGE plpgsql AS $$
 DECLARE ids text[]; deleted int;

@@ -63,13 +63,21 @@ const EDITS: readonly (readonly [text: string, edits: readonly (readonly [from: 
   [APPLY, [[`v_oldest[k] := coalesce(v_oldest[k], p_now);`, `v_oldest[k] := least(v_oldest[k], p_now);`]]],
 ];
 
-function replaceOnce(text: string, from: string, to: string): string {
+/** The three function definitions as this migration leaves them (a later migration edits them further). */
+export function boundedDefinitions(): { STATES: string; PREPARE: string; APPLY: string } {
+  const [states, prepare, apply] = EDITS.map(([text, edits]) =>
+    edits.reduce((body, [from, to]) => replaceOnce(body, from, to), text),
+  );
+  return { STATES: states as string, PREPARE: prepare as string, APPLY: apply as string };
+}
+
+export function replaceOnce(text: string, from: string, to: string): string {
   const at = text.indexOf(from);
   if (at < 0 || text.indexOf(from, at + 1) >= 0) throw new Error(`edit does not match exactly once: ${from}`);
   return text.slice(0, at) + to + text.slice(at + from.length);
 }
 
-const orReplace = (definition: string): string =>
+export const orReplace = (definition: string): string =>
   replaceOnce(definition, 'CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION');
 
 export class LimitRetirementBounds1765497600000 implements MigrationInterface {

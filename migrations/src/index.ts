@@ -15,6 +15,7 @@ import { AnnotationsPrompts1765238400000 } from './1765238400000-annotations-pro
 import { Traces1765324800000 } from './1765324800000-traces.js';
 import { SessionStore1765411200000 } from './1765411200000-session-store.js';
 import { LimitRetirementBounds1765497600000 } from './1765497600000-limit-retirement-bounds.js';
+import { LimitLocalAuthority1765584000000 } from './1765584000000-limit-local-authority.js';
 
 export {
   AnnotationsPrompts1765238400000,
@@ -22,6 +23,7 @@ export {
   GovernanceStores1764633600000,
   InstanceMetadata1764460800000,
   LimitFunctions1765065600000,
+  LimitLocalAuthority1765584000000,
   LimitRetirementBounds1765497600000,
   LimitRunningSums1765152000000,
   MoneyNumeric1764979200000,
@@ -47,4 +49,5 @@ export const migrations = [
   Traces1765324800000,
   SessionStore1765411200000,
   LimitRetirementBounds1765497600000,
+  LimitLocalAuthority1765584000000,
 ] as const;

@@ -63,6 +63,11 @@ export {
 export type * from './stores/tool-baseline-store.js';
 export { type AuditSink, type AuditDelivery } from './stores/audit-sink.js';
 export { MemoryLimitStore } from './stores/memory/memory-limit-store.js';
+export {
+  SlidingBucket,
+  type Charge as BucketCharge,
+  type Hold as BucketHold,
+} from './stores/memory/sliding-bucket.js';
 export { MemoryPendingEvaluationStore } from './stores/memory/memory-pending-evaluation-store.js';
 export { MemoryApprovalTicketStore } from './stores/memory/memory-approval-ticket-store.js';
 export { MemoryEvidenceStore } from './stores/memory/memory-evidence-store.js';

@@ -22,7 +22,11 @@ export { DEFAULT_RELOCATION_ROOT, relocatedClusterDir } from './embedded/placeme
 export { InstanceMetadataEntity, type InstanceMetadataRow } from './instance/instance-metadata.entity.js';
 
 export * from './governance/entities/index.js';
-export { PgLimitStore } from './governance/pg-limit-store.js';
+export { PgLimitStore, type PgLimitStoreOptions } from './governance/pg-limit-store.js';
+export {
+  LimitAuthority,
+  type LimitAuthorityOptions,
+} from './governance/limit-authority/limit-authority.js';
 export { type LedgerFilter } from './governance/budget-ledger.js';
 export { PgPendingEvaluationStore } from './governance/pg-pending-evaluation-store.js';
 export { PgApprovalTicketStore } from './governance/pg-approval-ticket-store.js';

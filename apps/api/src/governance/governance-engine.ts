@@ -8,6 +8,7 @@ import {
   parseDuration,
 } from '@helios/governance';
 import {
+  LimitAuthority,
   PgApprovalTicketStore,
   PgAuditSink,
   PgLimitStore,
@@ -29,6 +30,8 @@ export interface GovernanceEngine {
   readonly service: GovernanceService;
   readonly evidence: MemoryEvidenceStore;
   readonly audit: PgAuditSink;
+  /** Decides the limit buckets this process uses alone in memory; hands them back at close. */
+  readonly limitAuthority: LimitAuthority;
   /** Deletes audit records past `audit.retention`; failures are logged, never thrown. */
   sweepRetention(): Promise<void>;
 }
@@ -68,13 +71,17 @@ export async function buildGovernanceEngine(options: BuildEngineOptions): Promis
   const evidence = new MemoryEvidenceStore({
     idleTtlMs: config.governance.limits.sessionIdleTtlMs ?? DEFAULT_GOVERNANCE_LIMITS.sessionIdleTtlMs,
   });
+  const limitAuthority = await LimitAuthority.start(dataSource, {
+    log: { warn: (m) => log.warn(m), error: (m, e) => log.error(m, e) },
+    ...(clock === undefined ? {} : { clock }),
+  });
   try {
     const service = await GovernanceService.create({
       policy,
       ...(clock === undefined ? {} : { clock }),
       stores: {
-        limits: new PgLimitStore(dataSource),
-        pending: new PgPendingEvaluationStore(dataSource),
+        limits: new PgLimitStore(dataSource, { authority: limitAuthority }),
+        pending: new PgPendingEvaluationStore(dataSource, { authority: limitAuthority }),
         approvals: new PgApprovalTicketStore(dataSource),
         baselines: new MemoryToolBaselineStore(),
         audit,
@@ -84,8 +91,9 @@ export async function buildGovernanceEngine(options: BuildEngineOptions): Promis
         Object.entries(config.governance.limits).filter(([, value]) => value !== undefined),
       ),
     });
-    return { service, evidence, audit, sweepRetention };
+    return { service, evidence, audit, limitAuthority, sweepRetention };
   } catch (error) {
+    await limitAuthority.close();
     evidence.close();
     await audit.close();
     throw error;

@@ -90,6 +90,10 @@ export class GovernanceHost implements OnModuleInit, OnApplicationBootstrap, Bef
     const engine = this.engine;
     this.engine = undefined;
     engine?.evidence.close();
+    // Buckets decided here go back to the shared path, with their holds and unwritten charges.
+    await engine?.limitAuthority
+      .close()
+      .catch((error: unknown) => this.log.error('governance: handing back limit buckets failed', error));
     await engine?.audit.close();
   }
 

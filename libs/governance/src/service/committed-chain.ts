@@ -54,22 +54,32 @@ function commitCharges(
 ): CommitCharge[] {
   return entry.charges.map((charge) => {
     const amount = charge.role === 'rate' ? charge.amount : (actualAmount ?? charge.amount);
-    if (charge.role !== 'budget') return { ...stripPlan(charge), amount };
-    return {
-      ...stripPlan(charge),
-      amount,
-      ledger: {
-        budgetName: charge.budgetName ?? '',
-        kind: charge.breached && approved ? 'approved_overage' : 'spend',
-        currency: charge.currency ?? '',
-      },
-    };
+    if (charge.role !== 'budget') return commitCharge(charge, amount, undefined);
+    return commitCharge(charge, amount, {
+      budgetName: charge.budgetName ?? '',
+      kind: charge.breached && approved ? 'approved_overage' : 'spend',
+      currency: charge.currency ?? '',
+    });
   });
 }
 
-function stripPlan(charge: PlannedCharge): CommitCharge {
-  const { role: _role, budgetName: _budgetName, currency: _currency, breached: _breached, ...check } = charge;
-  return check;
+/**
+ * The check part of a planned charge, with the amount to commit (`ledger` undefined for rule limits).
+ * Built field by field: a rest destructure or a spread plus new keys takes V8's slow path
+ * (microseconds per call on Node 20).
+ */
+function commitCharge(charge: PlannedCharge, amount: bigint, ledger: CommitCharge['ledger']): CommitCharge {
+  return {
+    family: charge.family,
+    key: charge.key,
+    epoch: charge.epoch,
+    amount,
+    limit: charge.limit,
+    window: charge.window,
+    onBreach: charge.onBreach,
+    senderScoped: charge.senderScoped,
+    ledger,
+  };
 }
 
 function committedChain(

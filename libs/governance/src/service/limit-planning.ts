@@ -59,20 +59,20 @@ export function planRuleLimit(rule: CompiledRule | undefined, call: CallIdentity
   if (rule === undefined || limit === undefined) return NO_RULE_LIMIT;
   const key = `${ruleBaseKey(limit.key, call)}:rule:${rule.index}`;
   const sessionless = limit.key === 'session' && call.sessionId === undefined;
-  const base = {
-    key,
-    epoch: 0,
-    onBreach: 'refuse',
-    senderScoped: limit.key === 'sender_id',
-    breached: false,
-  } as const;
+  const senderScoped = limit.key === 'sender_id';
+  // Object literals, not a spread of a shared base: V8 builds `{ ...base, more }` on a slow path
+  // (microseconds per call on Node 20), and this runs for every metered call.
   if (limit.type === 'rate') {
     return {
       type: 'Check',
       limit,
       sessionless,
       charge: {
-        ...base,
+        key,
+        epoch: 0,
+        onBreach: 'refuse',
+        senderScoped,
+        breached: false,
         family: 'rate',
         role: 'rate',
         amount: 1n,
@@ -90,7 +90,11 @@ export function planRuleLimit(rule: CompiledRule | undefined, call: CallIdentity
     limit,
     sessionless,
     charge: {
-      ...base,
+      key,
+      epoch: 0,
+      onBreach: 'refuse',
+      senderScoped,
+      breached: false,
       family: 'spend',
       role: 'spend',
       amount,

@@ -38,7 +38,7 @@ FROM "pending_backlog" b CROSS JOIN "pending_backlog_freed" f`,
  * room, so the caps can be missed by a hair at worst on the safe side, never exceeded.
  * Params: ids, payloads (ONE JSON array: as a jsonb[] every payload's quotes were escaped again into
  * an array literal, ~40 µs of the API's CPU per batch of 16), bytes, created, expires, latches,
- * maxCount, maxBytes. Returns the admitted ids, each with the backlog's count and bytes after the batch.
+ * maxCount, maxBytes, the limit authority's fence keys (limit-authority/lease.ts). Returns the admitted ids, each with the backlog's count and bytes after the batch.
  */
 export const ADMIT_BATCH: NamedStatement = {
   name: 'helios_admit_batch',
@@ -48,6 +48,8 @@ WITH RECURSIVE "input" AS (
     unnest($1::text[]), jsonb_array_elements($2::jsonb), unnest($3::int[]), unnest($4::bigint[]),
     unnest($5::bigint[]), unnest($6::jsonb[])
   ) WITH ORDINALITY AS t("evaluation_id", "payload", "bytes", "created_at_ms", "expires_at_ms", "commit_latch", "ord")
+  -- Once, before any row: holds decided in this process's memory land only while it still owns them.
+  WHERE (SELECT "helios_limit_fence"($9::bigint[]))
 ), "admitted_total" AS (
   SELECT "admitted_count", "admitted_bytes" FROM "pending_backlog" FOR UPDATE
 ), "backlog" AS (
@@ -99,13 +101,18 @@ const RECORDS = `jsonb_populate_recordset(NULL::"audit_records", $6::jsonb)`;
  * neither insert can meet an existing row: they are plain inserts, without ON CONFLICT, whose
  * speculative insertion cost an extra WAL record and index probe per row. Were that ever broken, the
  * statement fails, its batch is retried one caller at a time, and that caller gets an error: nothing
- * is overwritten. Params: tombstone columns as arrays, records. Returns the finalized ids.
+ * is overwritten. The limit authority's charges for these calls (limit-authority/deferred-charges.ts)
+ * are written first, whether or not this statement finalizes the call: the call ran, and its charge
+ * was counted when /audit committed it. Params: tombstone columns as arrays, records, fence keys,
+ * charges, ledger rows. Returns the finalized ids.
  */
 export const FINALIZE_BATCH: NamedStatement = {
   name: 'helios_finalize_batch',
   text: `
 WITH "input" AS (
   SELECT * FROM ${UNNEST_TOMBSTONES}
+  -- Once, before any row: the charges the limit authority decided in memory for these calls, fenced.
+  WHERE (SELECT "helios_limit_fence"($7::bigint[]) AND "helios_limit_write_charges"($8::jsonb, $9::jsonb))
 ), "locked" AS (
   -- A row another process's /audit latched with another payload stays: that /audit gets a conflict.
   SELECT p."evaluation_id" FROM "pending_evaluations" p JOIN "input" i ON i."evaluation_id" = p."evaluation_id"

@@ -37,6 +37,9 @@ import {
   type OperationRow,
   type StateRow,
 } from './limit-buckets.sql.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { COMMIT_LATCH, WRITE_CHARGES } from './limit-authority/authority.sql.js';
+import { type LimitAuthority } from './limit-authority/limit-authority.js';
 import { runOnPool, runOnPoolRetrying, toBigInt, toMs } from './sql.js';
 import { StatementBatcher } from './statement-batcher.js';
 
@@ -47,6 +50,18 @@ import { StatementBatcher } from './statement-batcher.js';
  */
 const BATCHING = { maxBatch: 256, maxInFlight: 1 } as const;
 
+/** A shared-path statement that meets owned buckets retries for about five seconds, then fails closed. */
+const OWNED_ATTEMPTS = 30;
+const OWNED_PAUSE_MAX_MS = 200;
+
+export interface PgLimitStoreOptions {
+  /**
+   * Decides the buckets this process uses alone in memory (limit-authority/limit-authority.ts); the
+   * pending store given the same authority writes their charges with each call's record.
+   */
+  readonly authority?: LimitAuthority;
+}
+
 export class PgLimitStore implements LimitStore {
   /** A commit writes its pending evaluation's latch in its own statement (`helios_limit_apply`). */
   readonly writesCommitLatch = true;
@@ -54,7 +69,13 @@ export class PgLimitStore implements LimitStore {
   /** Reservations and commits arriving together share one statement (the function takes both kinds). */
   private readonly operations: StatementBatcher<LimitOperation, OperationRow>;
 
-  constructor(private readonly dataSource: DataSource) {
+  private readonly authority: LimitAuthority | undefined;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    options: PgLimitStoreOptions = {},
+  ) {
+    this.authority = options.authority;
     // A statement may not place (or latch) one reservation twice: a duplicate waits for the next batch.
     this.operations = new StatementBatcher((batch) => this.apply(batch), {
       ...BATCHING,
@@ -64,18 +85,33 @@ export class PgLimitStore implements LimitStore {
 
   async peek(checks: readonly BucketCheck[], nowMs: number): Promise<readonly BucketSnapshot[]> {
     if (checks.length === 0) return [];
+    const local = this.authority?.isActive === true ? this.authority.local : undefined;
+    if (local?.covers(checks) === true) return checks.map((check) => local.snapshot(check, nowMs));
     const { rows } = await runOnPool<StateRow>(this.dataSource, PEEK, [
       distinctSorted(checks).map(bucketId),
       nowMs,
     ]);
     const states = bucketStates(rows);
-    return checks.map((check) => checkSnapshot(check, states.get(bucketId(check)), nowMs));
+    // A bucket another process owns reads as its rows last were (a peek decides nothing).
+    return checks.map((check) =>
+      local?.owns(bucketId(check)) === true
+        ? local.snapshot(check, nowMs)
+        : checkSnapshot(check, states.get(bucketId(check)), nowMs),
+    );
   }
 
   async reserve(request: ReserveRequest, nowMs: number): Promise<ReserveOutcome> {
     const { checks } = request;
     if (checks.length === 0) return { type: 'reserved', snapshots: [] };
-    const row = await this.operations.submit({ kind: 'reserve', request, nowMs });
+    const authority = this.authority;
+    if (authority?.isActive === true) {
+      const decided = authority.tryReserve(request, nowMs);
+      if (decided !== undefined) return decided;
+      const { route, liveOthers } = await authority.route(checks, nowMs);
+      const local = route === 'local' ? authority.tryReserve(request, nowMs, liveOthers) : undefined;
+      if (local !== undefined) return local;
+    }
+    const row = await this.unowned(() => this.operations.submit({ kind: 'reserve', request, nowMs }));
     if (row.r_outcome === 'capacity_exhausted') return { type: 'capacity_exhausted' };
     if (row.r_outcome === 'committed')
       throw new Error('helios_limit_apply answered a reservation as a commit');
@@ -94,16 +130,53 @@ export class PgLimitStore implements LimitStore {
     context: CommitContext,
     nowMs: number,
   ): Promise<readonly BucketSnapshot[]> {
-    const row = await this.operations.submit({ kind: 'commit', reservationId, charges, context, nowMs });
-    return (row.r_snapshots ?? []).map((snapshot) => ({
-      used: toBigInt(snapshot.used),
-      allowed: snapshot.allowed,
-      resetAtMs: snapshot.resetAtMs,
-    }));
+    const authority = this.authority;
+    const local =
+      authority === undefined
+        ? undefined
+        : await this.commitHere(authority, reservationId, charges, context, nowMs);
+    if (local !== undefined) return local;
+    const row = await this.unowned(() =>
+      this.operations.submit({ kind: 'commit', reservationId, charges, context, nowMs }),
+    );
+    return snapshotsOf(row.r_snapshots);
+  }
+
+  /** A commit decided by the local authority (undefined: the shared path decides it). */
+  private async commitHere(
+    authority: LimitAuthority,
+    reservationId: string,
+    charges: readonly CommitCharge[],
+    context: CommitContext,
+    nowMs: number,
+  ): Promise<readonly BucketSnapshot[] | undefined> {
+    let local = authority.tryCommit(reservationId, charges, context, nowMs);
+    if (local === undefined) {
+      const route = await authority.routeSettlement(reservationId, charges);
+      if (route === 'unknown') {
+        // Committed on the shared path before this process owned the buckets: answered from its latch.
+        const { rows } = await runOnPool<{ snapshots: OperationRow['r_snapshots'] }>(
+          this.dataSource,
+          COMMIT_LATCH,
+          [reservationId],
+        );
+        if (rows[0] !== undefined) return snapshotsOf(rows[0].snapshots);
+      }
+      if (route !== 'shared') local = authority.tryCommit(reservationId, charges, context, nowMs, true);
+    }
+    if (local === undefined) return undefined;
+    if (local.write !== undefined)
+      await runOnPool(this.dataSource, WRITE_CHARGES, [
+        authority.chargeFenceKeys(),
+        JSON.stringify(local.write.charges),
+        JSON.stringify(local.write.ledger),
+      ]);
+    return local.snapshots;
   }
 
   async release(reservationId: string): Promise<void> {
-    await runOnPoolRetrying(this.dataSource, RELEASE, [reservationId]);
+    if ((await this.authority?.release(reservationId)) === true) return;
+    await this.unowned(() => runOnPoolRetrying(this.dataSource, RELEASE, [reservationId]));
   }
 
   reconcileBudgets(budgets: readonly BudgetIdentity[]): Promise<ReadonlyMap<string, number>> {
@@ -115,10 +188,44 @@ export class PgLimitStore implements LimitStore {
     return readLedger(this.dataSource, filter);
   }
 
+  /**
+   * Runs a shared-path statement; when it meets buckets a process owns (SQLSTATE HL001) the authority
+   * gets them back (ours handed back, a dead owner's taken over, a live owner asked) and it runs again.
+   * Without an authority, or after about five seconds, the error stands: the call fails closed.
+   */
+  private async unowned<T>(run: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await run();
+      } catch (error) {
+        const owned = ownedBuckets(error);
+        if (owned === undefined || this.authority === undefined || attempt >= OWNED_ATTEMPTS) throw error;
+        await this.authority.reclaim(owned);
+        await sleep(Math.min(2 ** attempt, OWNED_PAUSE_MAX_MS));
+      }
+    }
+  }
+
   private async apply(batch: readonly LimitOperation[]): Promise<OperationRow[]> {
     const { rows } = await runOnPoolRetrying<OperationRow>(this.dataSource, APPLY, applyParams(batch));
     return answersInOrder(rows, batch.length, 'helios_limit_apply');
   }
+}
+
+function snapshotsOf(snapshots: OperationRow['r_snapshots']): BucketSnapshot[] {
+  return (snapshots ?? []).map((snapshot) => ({
+    used: toBigInt(snapshot.used),
+    allowed: snapshot.allowed,
+    resetAtMs: snapshot.resetAtMs,
+  }));
+}
+
+/** The [owner, bucket] pairs of an HL001 error (a shared-path statement met owned buckets). */
+function ownedBuckets(error: unknown): [string, string][] | undefined {
+  const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
+  if (code !== 'HL001' || typeof detail !== 'string') return undefined;
+  const pairs: unknown = JSON.parse(detail);
+  return Array.isArray(pairs) ? (pairs as [string, string][]) : undefined;
 }
 
 /** The function's rows by their item's ordinal; a missing answer is an error, never a silent default. */

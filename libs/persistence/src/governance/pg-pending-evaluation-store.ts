@@ -20,6 +20,7 @@ import { type DataSource } from 'typeorm';
 import { auditRow } from './audit-record-row.js';
 import { AdmittedEntries } from './admitted-entries.js';
 import { BacklogView } from './backlog-view.js';
+import { type LimitAuthority } from './limit-authority/limit-authority.js';
 import { decodePending, encodePending, type EncodedPending } from './pending-codec.js';
 import { recoverAuditRecords } from './recover-audit-records.js';
 import {
@@ -106,7 +107,15 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
     { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, keyOf: (tombstone) => tombstone.evaluationId },
   );
 
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly authority: LimitAuthority | undefined;
+
+  /** `authority`: the limit store's; finalizations then write the charges it decided in memory. */
+  constructor(
+    private readonly dataSource: DataSource,
+    options: { readonly authority?: LimitAuthority } = {},
+  ) {
+    this.authority = options.authority;
+  }
 
   hasRoom(bytes: number, caps: BacklogCaps): boolean | Promise<boolean> {
     // Far from the caps a recent view answers without a round trip (backlog-view.ts).
@@ -198,6 +207,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
       entries.map((entry) => (entry.commit === undefined ? null : JSON.stringify(entry.commit))),
       caps.maxCount,
       caps.maxBytes,
+      this.authority?.fenceKeys() ?? [],
     ]);
     const admitted = new Set(rows.map((row) => row.evaluation_id));
     const after = rows[0];
@@ -236,7 +246,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
 
   /** Finalize (returns which ids it finalized) or remember (all of them) a batch of tombstones. */
   private async writeTombstones(sql: NamedStatement, tombstones: readonly Tombstone[]): Promise<boolean[]> {
-    const { rows } = await runOnPool<{ evaluation_id: string }>(this.dataSource, sql, [
+    const params: unknown[] = [
       tombstones.map((tombstone) => tombstone.evaluationId),
       tombstones.map((tombstone) => tombstone.auditRecordId),
       tombstones.map((tombstone) => tombstone.finalizedBy),
@@ -245,10 +255,29 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
       JSON.stringify(
         tombstones.flatMap((tombstone) => (tombstone.record ? [auditRow(tombstone.record)] : [])),
       ),
-    ]);
-    if (sql === REMEMBER_BATCH) return tombstones.map(() => true);
-    const finalized = new Set(rows.map((row) => row.evaluation_id));
-    return tombstones.map((tombstone) => finalized.has(tombstone.evaluationId));
+    ];
+    if (sql === REMEMBER_BATCH) {
+      await runOnPool(this.dataSource, sql, params);
+      return tombstones.map(() => true);
+    }
+    const charges = this.authority?.deferred.take(tombstones.map((tombstone) => tombstone.evaluationId));
+    let written = false;
+    try {
+      const { rows } = await runOnPool<{ evaluation_id: string }>(this.dataSource, sql, [
+        ...params,
+        charges === undefined || charges.entries.size === 0 ? [] : this.authority?.chargeFenceKeys(),
+        JSON.stringify(charges?.charges ?? []),
+        JSON.stringify(charges?.ledger ?? []),
+      ]);
+      written = true;
+      const finalized = new Set(rows.map((row) => row.evaluation_id));
+      return tombstones.map((tombstone) => finalized.has(tombstone.evaluationId));
+    } finally {
+      if (charges !== undefined) this.authority?.deferred.settle(charges, written);
+      if (written && charges !== undefined)
+        for (const deferred of charges.entries.values())
+          this.authority?.local.forgetCommit(deferred.reservationId);
+    }
   }
 
   /** Count and bytes currently pending (tests, health). */

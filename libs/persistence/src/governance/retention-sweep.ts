@@ -91,7 +91,7 @@ export async function sweepGovernanceRetention(
             `DELETE FROM "limit_buckets" WHERE "bucket_id" IN (
                SELECT "bucket_id" FROM "limit_buckets" b
                WHERE b."last_activity_ms" < $1::bigint
-                 AND b."hold_count" = 0 AND b."charge_count" = 0
+                 AND b."hold_count" = 0 AND b."charge_count" = 0 AND b."owner" IS NULL
                LIMIT $2 FOR UPDATE SKIP LOCKED)`,
             [cutoff, batch],
           )

@@ -96,6 +96,16 @@ export async function runOnPool<T>(
   }
 }
 
+/**
+ * A pooled connection kept out of the pool until `release` (with an error: destroyed rather than
+ * reused), for a session that must stay open (the limit authority's lease).
+ */
+export async function holdConnection(
+  dataSource: DataSource,
+): Promise<[client: PoolClient, release: (error?: Error) => void]> {
+  return (await postgresDriver(dataSource).obtainMasterConnection()) as [PoolClient, (error?: Error) => void];
+}
+
 function postgresDriver(dataSource: DataSource): PostgresDriver {
   const driver = dataSource.driver;
   if (!(driver instanceof PostgresDriver)) {

@@ -7,12 +7,12 @@
 import { isIdleSessionPot, type BucketState } from '../limit-arithmetic.js';
 import { type BucketWindow } from '../limit-store.js';
 
-interface Charge {
+export interface Charge {
   readonly atMs: number;
   readonly amount: bigint;
 }
 
-interface Hold {
+export interface Hold {
   readonly amount: bigint;
   readonly expiresAtMs: number;
 }
@@ -36,6 +36,47 @@ export class SlidingBucket {
     nowMs: number,
   ) {
     this.lastActivityMs = nowMs;
+  }
+
+  /**
+   * A bucket as a durable store kept it: its charges (oldest first), its live holds and its last
+   * activity. A store that decides in memory for a while (libs/persistence's local limit authority)
+   * starts from this.
+   */
+  static restore(
+    window: BucketWindow,
+    lastActivityMs: number,
+    charges: readonly Charge[],
+    holds: ReadonlyMap<string, Hold>,
+  ): SlidingBucket {
+    const bucket = new SlidingBucket(window, lastActivityMs);
+    for (const charge of charges) {
+      bucket.charges.push(charge);
+      bucket.chargedSum += charge.amount;
+    }
+    for (const [id, hold] of holds) {
+      bucket.holds.set(id, hold);
+      bucket.heldSum += hold.amount;
+      bucket.earliestExpiryMs = Math.min(bucket.earliestExpiryMs, hold.expiresAtMs);
+    }
+    return bucket;
+  }
+
+  /** Unexpired holds by reservation id (a store handing the bucket back to a durable form). */
+  liveHolds(nowMs: number): ReadonlyMap<string, Hold> {
+    this.prune(nowMs);
+    return this.holds;
+  }
+
+  /** Its oldest charge that still counts (any window), or null: every earlier one is gone. */
+  oldestCounting(nowMs: number): number | null {
+    this.prune(nowMs);
+    return this.charges[this.head]?.atMs ?? null;
+  }
+
+  /** Its last charge or hold (a session pot's idle clock). */
+  get lastActivity(): number {
+    return this.lastActivityMs;
   }
 
   /** Committed charges in the window plus unexpired holds (other than `exceptReservation`). */

@@ -29,6 +29,13 @@ export interface LimitBucketRow {
   readonly holdExpiryMs: string | null;
   /** The instant the bucket stops being live (no unexpired hold, no counting charge). */
   readonly liveUntilMs: string;
+  /**
+   * The process deciding this bucket in memory (LimitLocalAuthority1765584000000); null when it is
+   * shared. While owned, the running sums above are not maintained.
+   */
+  readonly owner: string | null;
+  /** When an owner last handed it back because another process needed it (the claim cooldown). */
+  readonly demotedAtMs: string | null;
 }
 
 export const LimitBucketEntity = new EntitySchema<LimitBucketRow>({
@@ -56,8 +63,11 @@ export const LimitBucketEntity = new EntitySchema<LimitBucketRow>({
     oldestMs: { name: 'oldest_ms', type: 'bigint', nullable: true },
     holdExpiryMs: { name: 'hold_expiry_ms', type: 'bigint', nullable: true },
     liveUntilMs: { name: 'live_until_ms', type: 'bigint', default: 0 },
+    owner: { type: 'text', nullable: true },
+    demotedAtMs: { name: 'demoted_at_ms', type: 'bigint', nullable: true },
   },
   indices: [
+    { name: 'limit_buckets_owner', columns: ['owner'], where: '"owner" IS NOT NULL' },
     // The sender-key capacity counts live sender-scoped buckets through this index.
     { name: 'limit_buckets_sender_live', columns: ['liveUntilMs'], where: '"sender_scoped"' },
   ],

@@ -1,0 +1,131 @@
+/**
+ * Charges decided in memory and not yet written, by evaluation id: the finalization that records the
+ * call writes them in its own statement (so a commit costs no statement of its own). While a statement
+ * carrying a bucket's rows runs, the bucket is "in flight": handing it back waits for that, then takes
+ * whatever is still unwritten and writes it itself, so every charge is written exactly once.
+ */
+import { type BucketLedgerRow, type ChargeRow, type LedgerRow } from './rows.js';
+
+export interface Deferred {
+  readonly reservationId: string;
+  readonly charges: readonly ChargeRow[];
+  readonly ledger: readonly BucketLedgerRow[];
+}
+
+export interface TakenCharges {
+  readonly entries: ReadonlyMap<string, Deferred>;
+  readonly charges: readonly ChargeRow[];
+  readonly ledger: readonly LedgerRow[];
+}
+
+export interface TakenBuckets {
+  readonly charges: readonly ChargeRow[];
+  readonly ledger: readonly LedgerRow[];
+  restore(): void;
+}
+
+export class DeferredCharges {
+  private readonly waiting = new Map<string, Deferred>();
+  private readonly inFlight = new Map<string, number>();
+  private readonly drained = new Set<() => void>();
+
+  get size(): number {
+    return this.waiting.size;
+  }
+
+  defer(evaluationId: string, deferred: Deferred): void {
+    if (deferred.charges.length === 0 && deferred.ledger.length === 0) return;
+    this.waiting.set(evaluationId, deferred);
+  }
+
+  /** The rows of these evaluations, marked in flight until `settle`. */
+  take(evaluationIds: readonly string[]): TakenCharges {
+    const entries = new Map<string, Deferred>();
+    for (const id of evaluationIds) {
+      const deferred = this.waiting.get(id);
+      if (deferred === undefined) continue;
+      this.waiting.delete(id);
+      entries.set(id, deferred);
+      for (const bucket of bucketsOf(deferred))
+        this.inFlight.set(bucket, (this.inFlight.get(bucket) ?? 0) + 1);
+    }
+    const all = [...entries.values()];
+    return {
+      entries,
+      charges: all.flatMap((deferred) => deferred.charges),
+      ledger: all.flatMap((deferred) => deferred.ledger.map((entry) => entry.row)),
+    };
+  }
+
+  /** Written: forgotten. Not written (the statement failed): waiting again, for the retry. */
+  settle(taken: TakenCharges, written: boolean): void {
+    for (const [id, deferred] of taken.entries) {
+      if (!written) this.waiting.set(id, deferred);
+      for (const bucket of bucketsOf(deferred)) {
+        const left = (this.inFlight.get(bucket) ?? 1) - 1;
+        if (left > 0) this.inFlight.set(bucket, left);
+        else this.inFlight.delete(bucket);
+      }
+    }
+    if (this.inFlight.size === 0 || this.drained.size > 0) for (const wake of [...this.drained]) wake();
+  }
+
+  /** Resolves once no statement carrying these buckets' rows is running. */
+  async idle(buckets: readonly string[]): Promise<void> {
+    while (buckets.some((bucket) => this.inFlight.has(bucket))) {
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          this.drained.delete(wake);
+          resolve();
+        };
+        this.drained.add(wake);
+      });
+    }
+  }
+
+  /**
+   * Once no statement carrying these buckets' rows runs, removes and returns their unwritten rows (the
+   * rest of each entry stays for its finalization) — checked and taken in one synchronous step, so no
+   * finalization can take them in between. `restore` puts them back (the hand-back failed).
+   */
+  async takeBucketsWhenIdle(buckets: ReadonlySet<string>): Promise<TakenBuckets> {
+    await this.idle([...buckets]);
+    while ([...buckets].some((bucket) => this.inFlight.has(bucket))) await this.idle([...buckets]);
+    const parts = new Map<string, Deferred>();
+    for (const [id, deferred] of this.waiting) {
+      const mine: Deferred = {
+        reservationId: deferred.reservationId,
+        charges: deferred.charges.filter((row) => buckets.has(row.b)),
+        ledger: deferred.ledger.filter((entry) => buckets.has(entry.bucket)),
+      };
+      if (mine.charges.length === 0 && mine.ledger.length === 0) continue;
+      parts.set(id, mine);
+      const rest: Deferred = {
+        reservationId: deferred.reservationId,
+        charges: deferred.charges.filter((row) => !buckets.has(row.b)),
+        ledger: deferred.ledger.filter((entry) => !buckets.has(entry.bucket)),
+      };
+      if (rest.charges.length === 0 && rest.ledger.length === 0) this.waiting.delete(id);
+      else this.waiting.set(id, rest);
+    }
+    const all = [...parts.values()];
+    return {
+      charges: all.flatMap((part) => part.charges),
+      ledger: all.flatMap((part) => part.ledger.map((entry) => entry.row)),
+      restore: () => {
+        for (const [id, part] of parts) {
+          const now = this.waiting.get(id);
+          this.waiting.set(id, {
+            reservationId: part.reservationId,
+            charges: [...(now?.charges ?? []), ...part.charges],
+            ledger: [...(now?.ledger ?? []), ...part.ledger],
+          });
+        }
+      },
+    };
+  }
+}
+
+function bucketsOf(deferred: Deferred): Set<string> {
+  return new Set([...deferred.charges.map((row) => row.b), ...deferred.ledger.map((entry) => entry.bucket)]);
+}

@@ -1,0 +1,220 @@
+/**
+ * The local limit authority over real PostgreSQL: a bucket one process uses is decided in its memory and
+ * its charge lands with the call's record; a second process gets it handed back; a dead owner's buckets
+ * are rebuilt from its pending evaluations, and what it decided can no longer land afterwards. After
+ * every scenario the handed-back buckets' running sums equal their rows.
+ */
+import {
+  GovernanceService,
+  loadPolicy,
+  MemoryToolBaselineStore,
+  type CommitCharge,
+  type EvaluateDecisionBody,
+  type EvaluateRequest,
+  type EvaluateResult,
+} from '@helios/governance';
+import { type DataSource } from 'typeorm';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { databaseTargets, sharedDatabase } from '../../../test/support/pg-databases.js';
+import { PgApprovalTicketStore } from '../pg-approval-ticket-store.js';
+import { PgAuditSink } from '../pg-audit-sink.js';
+import { PgLimitStore } from '../pg-limit-store.js';
+import { PgPendingEvaluationStore } from '../pg-pending-evaluation-store.js';
+import { LimitAuthority } from './limit-authority.js';
+
+const POLICY = `
+version: '1'
+sdk: { enabled: true }
+policies:
+  rules:
+    - { name: anything, match: {}, action: allow }
+budgets:
+  - name: pot
+    limit: 50
+    currency: USD
+    window: 1h
+    contributors: [ { match: { tool: pay }, field: amount } ]
+`;
+
+class ManualClock {
+  constructor(public ms = Date.UTC(2026, 3, 1)) {}
+  now(): number {
+    return this.ms;
+  }
+}
+
+interface Process {
+  readonly service: GovernanceService;
+  readonly authority: LimitAuthority;
+  readonly limits: PgLimitStore;
+  readonly pending: PgPendingEvaluationStore;
+  readonly dataSource: DataSource;
+}
+
+/** The pot's bucket as the service plans it (budget epoch 1: one identity all along). */
+const potCharge = (amount: number): CommitCharge => ({
+  family: 'budget',
+  key: 'budget:pot:global',
+  epoch: 1,
+  amount: BigInt(amount) * 1_000_000n,
+  limit: 50_000_000n,
+  window: { type: 'sliding', ms: 3_600_000 },
+  onBreach: 'refuse',
+  senderScoped: false,
+  ledger: { budgetName: 'pot', kind: 'spend', currency: 'USD' },
+});
+
+const pay = (amount: number): EvaluateRequest => ({ tool: { name: 'pay' }, arguments: { amount } });
+
+function body(result: EvaluateResult): EvaluateDecisionBody {
+  if (result.type !== 'Decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
+  return result.body;
+}
+
+/** Buckets whose running sums differ from their rows (owned buckets' sums are not maintained). */
+const DRIFTED = `
+  SELECT b."bucket_id" FROM "limit_buckets" b
+  WHERE b."owner" IS NULL AND (
+    b."charged" <> coalesce((SELECT sum(c."amount") FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id"), 0)
+    OR b."charge_count" <> (SELECT count(*) FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id")
+    OR b."held" <> coalesce((SELECT sum(h."amount") FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id"), 0)
+    OR b."hold_count" <> (SELECT count(*) FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id"))`;
+
+describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, makeDatabase) => {
+  const db = sharedDatabase(makeDatabase);
+  const clock = new ManualClock();
+  const started: Process[] = [];
+  const sinks: PgAuditSink[] = [];
+
+  async function start(): Promise<Process> {
+    const dataSource = await db.open(6);
+    const authority = await LimitAuthority.start(dataSource, { sweepIntervalMs: 60_000, clock });
+    const audit = new PgAuditSink(dataSource, { logger: { warn: vi.fn(), error: vi.fn() } });
+    sinks.push(audit);
+    const limits = new PgLimitStore(dataSource, { authority });
+    const pending = new PgPendingEvaluationStore(dataSource, { authority });
+    const service = await GovernanceService.create({
+      policy: loadPolicy(POLICY, { env: {} }).policy,
+      stores: {
+        limits,
+        pending,
+        approvals: new PgApprovalTicketStore(dataSource),
+        audit,
+        baselines: new MemoryToolBaselineStore(),
+      },
+      clock,
+    });
+    const process = { service, authority, limits, pending, dataSource };
+    started.push(process);
+    return process;
+  }
+
+  const potRow = async () =>
+    (
+      (await db.dataSource.query(
+        `SELECT "owner", "charged"::text AS "charged", "held"::text AS "held", "demoted_at_ms" IS NOT NULL AS "cooled"
+       FROM "limit_buckets" WHERE "bucket_key" = 'budget:pot:global'`,
+      )) as { owner: string | null; charged: string; held: string; cooled: boolean }[]
+    )[0];
+  const chargesOf = async (reservationId: string) =>
+    (
+      (await db.dataSource.query(
+        `SELECT "amount"::text AS "amount" FROM "limit_charges" WHERE "reservation_id" = $1`,
+        [reservationId],
+      )) as { amount: string }[]
+    ).map((row) => row.amount);
+
+  /** A fresh hour: what earlier tests charged has left the pot's window. */
+  const nextHour = () => {
+    clock.ms += 2 * 3_600_000;
+  };
+
+  afterAll(async () => {
+    for (const p of started) await p.authority.close();
+    for (const sink of sinks) await sink.close();
+    expect(await db.dataSource.query(DRIFTED)).toEqual([]);
+  });
+
+  it('decides a bucket it uses alone in memory; the charge and ledger row land with the record', async () => {
+    nextHour();
+    const a = await start();
+    const decided = body(await a.service.evaluate(pay(20)));
+    expect(decided.decision).toBe('allow');
+    // Claimed: no hold row, the pending evaluation is the hold.
+    expect(await potRow()).toMatchObject({ owner: a.authority.owner });
+    const holds = await db.dataSource.query(`SELECT 1 FROM "limit_holds" WHERE "reservation_id" = $1`, [
+      decided.evaluation_id,
+    ]);
+    expect(holds).toEqual([]);
+    expect(body(await a.service.evaluate(pay(31))).decision).toBe('budget_exceeded');
+    expect((await a.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' })).type).toBe(
+      'Finalized',
+    );
+    expect(await chargesOf(decided.evaluation_id)).toEqual(['20000000']);
+    const ledger = await db.dataSource.query(
+      `SELECT "amount"::text AS "amount" FROM "budget_events" WHERE "budget_name" = 'pot' AND "timestamp_ms" = $1`,
+      [clock.ms],
+    );
+    expect(ledger).toEqual([{ amount: '20000000' }]);
+    // Handed back at close: the sums are rebuilt from the rows.
+    await a.authority.close();
+    expect(await potRow()).toMatchObject({ owner: null, charged: '20000000', held: '0', cooled: false });
+  });
+
+  it('hands a bucket back when another process needs it; both then decide it on the shared path', async () => {
+    nextHour();
+    const [a, b] = [await start(), await start()];
+    const held = body(await a.service.evaluate(pay(30)));
+    expect(await potRow()).toMatchObject({ owner: a.authority.owner });
+    // B asks A for the pot; A writes its live hold back, and the pot stays shared for the cooldown.
+    expect(body(await b.service.evaluate(pay(21))).decision).toBe('budget_exceeded');
+    expect(await potRow()).toMatchObject({ owner: null, held: '30000000', cooled: true });
+    expect(body(await b.service.evaluate(pay(20))).decision).toBe('allow');
+    // A's hold is committed on the shared path, from the hold row its hand-back wrote.
+    expect((await a.service.audit({ evaluation_id: held.evaluation_id, status: 'success' })).type).toBe(
+      'Finalized',
+    );
+    expect(await chargesOf(held.evaluation_id)).toEqual(['30000000']);
+    expect(body(await a.service.evaluate(pay(1))).decision).toBe('budget_exceeded');
+  });
+
+  it("takes over a dead owner's buckets with its holds, and fences off what the dead owner decided", async () => {
+    nextHour();
+    const [a, b] = [await start(), await start()];
+    const committed = body(await a.service.evaluate(pay(10)));
+    const open = body(await a.service.evaluate(pay(30)));
+    // Committed in A's memory: its charge waits for the finalization that carries it.
+    const latch = { payloadHash: 'h', actualAmount: null };
+    const context = {
+      auditRecordId: 'r-1',
+      toolName: 'pay',
+      origin: 'sdk',
+      latch: { evaluationId: committed.evaluation_id, value: latch },
+    };
+    await a.limits.commit(committed.evaluation_id, [potCharge(10)], context, clock.ms);
+    expect(await chargesOf(committed.evaluation_id)).toEqual([]);
+    // "kill -9" of A's lease: its key is free, so B may take its buckets over.
+    await db.dataSource.query(`SELECT pg_terminate_backend($1)`, [a.authority.leaseBackendPid]);
+    await vi.waitFor(() => expect(a.authority.isActive).toBe(false));
+    // B counts both of A's holds (10 + 30 of 50): 11 more would overshoot, 10 fits.
+    expect(body(await b.service.evaluate(pay(11))).decision).toBe('budget_exceeded');
+    expect(body(await b.service.evaluate(pay(10))).decision).toBe('allow');
+    // A's charge can no longer land: B holds A's key.
+    const tombstone = {
+      evaluationId: committed.evaluation_id,
+      auditRecordId: 'r-1',
+      finalizedBy: 'audit' as const,
+      payloadHash: 'h',
+      expiresAtMs: clock.ms + 60_000,
+    };
+    await expect(a.pending.finalize(tombstone)).rejects.toMatchObject({ code: 'HL002' });
+    expect(await chargesOf(committed.evaluation_id)).toEqual([]);
+    // The calls are finished by B: each charged once.
+    for (const evaluation of [committed, open])
+      expect(
+        (await b.service.audit({ evaluation_id: evaluation.evaluation_id, status: 'success' })).type,
+      ).toBe('Finalized');
+    expect(await chargesOf(committed.evaluation_id)).toEqual(['10000000']);
+    expect(await chargesOf(open.evaluation_id)).toEqual(['30000000']);
+  });
+});

@@ -23,10 +23,7 @@ export { InstanceMetadataEntity, type InstanceMetadataRow } from './instance/ins
 
 export * from './governance/entities/index.js';
 export { PgLimitStore, type PgLimitStoreOptions } from './governance/pg-limit-store.js';
-export {
-  LimitAuthority,
-  type LimitAuthorityOptions,
-} from './governance/limit-authority/limit-authority.js';
+export { LimitAuthority, type LimitAuthorityOptions } from './governance/limit-authority/limit-authority.js';
 export { type LedgerFilter } from './governance/budget-ledger.js';
 export { PgPendingEvaluationStore } from './governance/pg-pending-evaluation-store.js';
 export { PgApprovalTicketStore } from './governance/pg-approval-ticket-store.js';

@@ -124,6 +124,7 @@ export async function fillRateBucket(
     const bucketId = found.rows[0]?.['bucket_id'];
     if (typeof bucketId !== 'string') throw new Error(`no limit charge for evaluation ${evaluationId}`);
     const nowMs = Date.now();
+    await handBack(client, [bucketId]);
     await client.query('BEGIN');
     await client.query(`DELETE FROM "limit_charges" WHERE "bucket_id" = $1 AND "reservation_id" LIKE $2`, [
       bucketId,
@@ -151,6 +152,7 @@ export async function fillRateBucket(
  */
 export async function trimToFill(api: HeliosApi, bucketIds: readonly string[]): Promise<void> {
   await api.sql(async (client) => {
+    await handBack(client, bucketIds);
     await client.query(
       `DELETE FROM "limit_charges" WHERE "bucket_id" = ANY($1::text[]) AND "reservation_id" NOT LIKE $2`,
       [bucketIds, `${FILL_PREFIX}%`],
@@ -160,12 +162,40 @@ export async function trimToFill(api: HeliosApi, bucketIds: readonly string[]): 
   });
 }
 
-/** Sets the buckets' running sums to their rows again, as every store statement keeps them. */
+/**
+ * Asks the API process that owns these buckets (its local limit authority decides them in memory) to
+ * hand them back, as another process would (NOTIFY on the owner's channel), and waits until it has: the
+ * rows are then the truth, and may be changed here. The next call claims them again, rows and all.
+ */
+async function handBack(client: SqlClient, bucketIds: readonly string[]): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { rows } = await client.query(
+      `SELECT DISTINCT "owner" FROM "limit_buckets" WHERE "bucket_id" = ANY($1::text[]) AND "owner" IS NOT NULL`,
+      [bucketIds],
+    );
+    if (rows.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`the API did not hand back ${bucketIds.join(', ')}`);
+    for (const row of rows)
+      await client.query(`SELECT pg_notify('helios_limits_' || $1::text, $2)`, [
+        row['owner'],
+        JSON.stringify(bucketIds),
+      ]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Sets the buckets' running sums to their rows again, as every store statement keeps them, and lifts
+ * the hand-back's cooldown: the API claims each bucket again at its next call.
+ */
 async function resum(client: SqlClient, bucketIds: readonly string[]): Promise<void> {
   await client.query(
     `UPDATE "limit_buckets" b SET
        "charged" = coalesce((SELECT sum(c."amount") FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id"), 0),
-       "charge_count" = (SELECT count(*) FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id")
+       "charge_count" = (SELECT count(*) FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id"),
+       "oldest_ms" = (SELECT min(c."at_ms") FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id"),
+       "demoted_at_ms" = NULL
      WHERE b."bucket_id" = ANY($1::text[])`,
     [bucketIds],
   );

@@ -289,10 +289,10 @@ export class LimitAuthority {
       taken.restore();
       throw error;
     }
+    // The cooldown is the row's (`demoted_at_ms`): the next claim finds it and keeps the bucket shared.
     for (const id of owned) {
       this.local.drop(id);
       this.oldestRow.delete(id);
-      if (contended) this.sharedUntil.set(id, nowMs + this.cooldownMs);
     }
   }
 

@@ -76,8 +76,9 @@ END $$`;
  * already ours: its rows are not reloaded into memory); `owned` (another process owns it: `c_owner`);
  * `cooling` (handed back less than `p_cooldown_ms` ago: contended, it stays shared for now).
  * `c_live_others` (when a sender-keyed bucket is asked for) counts the live sender-keyed buckets not
- * owned by `p_owner` — every bucket another process owns counts, live or not — under the lock the
- * shared path's count takes: with the owner's own live ones, the sender-key cap it decides against.
+ * owned by `p_owner` — every sender-keyed bucket another process owns counts, live or not — under the
+ * lock the shared path's count takes: with the owner's own live ones, the sender-key cap it decides
+ * against.
  */
 const CLAIM = `
 CREATE FUNCTION "helios_limit_claim"(p_ids text[], p_family text[], p_epoch int[], p_key text[],
@@ -103,11 +104,13 @@ BEGIN
   END LOOP;
   IF true = ANY(p_sender) THEN
     PERFORM pg_advisory_xact_lock(4711000002);
+    -- Shared live ones (what this call claims is counted by the owner, from memory), then every
+    -- sender-keyed bucket another process owns (two index ranges around this owner's own).
     SELECT count(*) INTO live FROM "limit_buckets" lb
-    WHERE lb."sender_scoped" AND lb."live_until_ms" > p_now AND lb."owner" IS DISTINCT FROM p_owner
-      -- What this call claims is counted by the owner, from memory.
-      AND NOT (lb."bucket_id" = ANY(p_ids) AND lb."owner" IS NULL
-               AND NOT coalesce(p_now - lb."demoted_at_ms" < p_cooldown_ms, false));
+    WHERE lb."sender_scoped" AND lb."live_until_ms" > p_now AND lb."owner" IS NULL
+      AND NOT (lb."bucket_id" = ANY(p_ids) AND NOT coalesce(p_now - lb."demoted_at_ms" < p_cooldown_ms, false));
+    live := live + (SELECT count(*) FROM "limit_buckets" lb
+                    WHERE (lb."owner" < p_owner OR lb."owner" > p_owner) AND lb."sender_scoped");
   END IF;
   FOR k IN 1..cardinality(p_ids) LOOP
     SELECT * INTO b FROM "limit_buckets" lb WHERE lb."bucket_id" = p_ids[k];
@@ -145,9 +148,9 @@ BEGIN
     INTO c_charge_at, c_charge_amount FROM "limit_charges" c WHERE c."bucket_id" = p_ids[k];
     SELECT array_agg(h."reservation_id"), array_agg(h."amount"::text), array_agg(h."expires_at_ms")
     INTO c_hold_res, c_hold_amount, c_hold_expires FROM "limit_holds" h WHERE h."bucket_id" = p_ids[k];
-    -- Owned, a sender-keyed bucket counts as live for every other process.
-    UPDATE "limit_buckets" lb SET "owner" = p_owner, "demoted_at_ms" = NULL,
-      "live_until_ms" = CASE WHEN lb."sender_scoped" THEN 9223372036854775807 ELSE lb."live_until_ms" END
+    -- Owned, a bucket's liveness is its owner's to know: other processes count an owned sender-keyed
+    -- bucket as live through the owner index, so the live range holds shared buckets only.
+    UPDATE "limit_buckets" lb SET "owner" = p_owner, "demoted_at_ms" = NULL, "live_until_ms" = 0
     WHERE lb."bucket_id" = p_ids[k];
     c_outcome := 'claimed'; c_owner := p_owner;
     RETURN NEXT;
@@ -210,9 +213,13 @@ BEGIN
   RETURN QUERY SELECT unnest(ids);
 END $$`;
 
-/** Shared-path functions, edited to refuse owned buckets (and the sweep to skip them). */
+/**
+ * Shared-path functions, edited to refuse owned buckets (and the sweep to skip them), and the shared
+ * path's sender-key count to count owned sender-keyed buckets as live.
+ */
 function sharedEdits(): readonly (readonly [before: string, after: string])[] {
-  const { PREPARE } = boundedDefinitions();
+  const { PREPARE, APPLY } = boundedDefinitions();
+  const liveCount = `WHERE lb."sender_scoped" AND lb."live_until_ms" > p_now;`;
   const lockAnchor = `  o_dirty := array_fill(false, ARRAY[cardinality(o_ids)]);`;
   const releaseAnchor = `  PERFORM 1 FROM "limit_buckets" WHERE "bucket_id" = ANY(ids) ORDER BY "bucket_id" FOR UPDATE;
   WITH gone AS (DELETE FROM "limit_holds" WHERE "reservation_id" = p_reservation`;
@@ -227,6 +234,17 @@ function sharedEdits(): readonly (readonly [before: string, after: string])[] {
   );
   return [
     [PREPARE, replaceOnce(PREPARE, lockAnchor, `${OWNED_CHECK('o_ids')}\n${lockAnchor}`)],
+    // The sender-key cap counts every owned sender-keyed bucket as live (the owner alone knows).
+    [
+      APPLY,
+      replaceOnce(
+        APPLY,
+        liveCount,
+        `WHERE lb."sender_scoped" AND lb."live_until_ms" > p_now AND lb."owner" IS NULL;
+          live_total := live_total + (SELECT count(*) FROM "limit_buckets" o
+                                      WHERE o."owner" IS NOT NULL AND o."sender_scoped");`,
+      ),
+    ],
     [
       RELEASE,
       replaceOnce(

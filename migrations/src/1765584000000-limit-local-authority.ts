@@ -163,13 +163,14 @@ END $$`;
  * `[{"r": reservation, "s": snapshots, "t": committed_at_ms}]`), charges that no longer count are
  * deleted (before the owner's oldest counting one, `p_since`; by the window when that is null), the holds become exactly `p_holds`
  * (`[{"r": reservation, "b": bucket, "a": amount, "e": expires_at_ms}]`), and the running sums, bounds
- * and liveness are recomputed from the rows. `p_cooldown` marks the hand-back as contention: the bucket
- * then stays shared for the claim cooldown. Buckets no longer owned by `p_owner` are left alone.
+ * and liveness are recomputed from the rows. `p_demoted_at` (null: none) starts the claim cooldown: a
+ * bucket handed back because another process needed it stays shared for the cooldown after it. Buckets
+ * no longer owned by `p_owner` are left alone.
  * Returns the buckets handed back.
  */
 const DEMOTE = `
 CREATE FUNCTION "helios_limit_demote"(p_owner text, p_ids text[], p_last bigint[], p_since bigint[],
-  p_holds jsonb, p_charges jsonb, p_ledger jsonb, p_commits jsonb, p_now bigint, p_cooldown boolean)
+  p_holds jsonb, p_charges jsonb, p_ledger jsonb, p_commits jsonb, p_now bigint, p_demoted_at bigint)
 RETURNS SETOF text
 LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
@@ -207,7 +208,7 @@ BEGIN
     "held" = coalesce((SELECT sum(h."amount") FROM "limit_holds" h WHERE h."bucket_id" = lb."bucket_id"), 0),
     "hold_count" = (SELECT count(*) FROM "limit_holds" h WHERE h."bucket_id" = lb."bucket_id"),
     "hold_expiry_ms" = (SELECT min(h."expires_at_ms") FROM "limit_holds" h WHERE h."bucket_id" = lb."bucket_id"),
-    "owner" = NULL, "demoted_at_ms" = CASE WHEN p_cooldown THEN p_now END
+    "owner" = NULL, "demoted_at_ms" = p_demoted_at
   WHERE lb."bucket_id" = ANY(ids);
   UPDATE "limit_buckets" lb SET "live_until_ms" = "helios_limit_live_until"(lb) WHERE lb."bucket_id" = ANY(ids);
   RETURN QUERY SELECT unnest(ids);

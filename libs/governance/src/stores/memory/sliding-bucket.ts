@@ -17,12 +17,18 @@ export interface Hold {
   readonly expiresAtMs: number;
 }
 
-/** Retired charges are dropped from the array once they are this many and half of it. */
+const ONE = 1n;
+
+/** Retired charges are dropped from the arrays once they are this many and half of them. */
 const COMPACT_AFTER = 1_024;
 
 export class SlidingBucket {
   /** Charges oldest first; those before `head` are retired. */
-  private charges: Charge[] = [];
+  // Parallel arrays, not an object per charge: a busy hour-long window holds millions of them, and the
+  // garbage collector walks every object. Charges of one millisecond share an entry (they retire
+  // together), and a rate's amount of 1 is one shared value.
+  private chargeAt: number[] = [];
+  private chargeAmount: bigint[] = [];
   private head = 0;
   private chargedSum = 0n;
   private readonly holds = new Map<string, Hold>();
@@ -50,10 +56,7 @@ export class SlidingBucket {
     holds: ReadonlyMap<string, Hold>,
   ): SlidingBucket {
     const bucket = new SlidingBucket(window, lastActivityMs);
-    for (const charge of charges) {
-      bucket.charges.push(charge);
-      bucket.chargedSum += charge.amount;
-    }
+    for (const charge of charges) bucket.append(charge.atMs, charge.amount);
     for (const [id, hold] of holds) {
       bucket.holds.set(id, hold);
       bucket.heldSum += hold.amount;
@@ -71,7 +74,12 @@ export class SlidingBucket {
   /** Its oldest charge that still counts (any window), or null: every earlier one is gone. */
   oldestCounting(nowMs: number): number | null {
     this.prune(nowMs);
-    return this.charges[this.head]?.atMs ?? null;
+    return this.chargeAt[this.head] ?? null;
+  }
+
+  /** Charge entries kept (a millisecond's charges share one): what its memory grows with. */
+  get entries(): number {
+    return this.chargeAt.length - this.head;
   }
 
   /** Its last charge or hold (a session pot's idle clock). */
@@ -93,7 +101,7 @@ export class SlidingBucket {
       window: this.window,
       lastActivityMs: this.lastActivityMs,
       charged: this.chargedSum,
-      oldestChargeMs: this.window.type === 'sliding' ? (this.charges[this.head]?.atMs ?? null) : null,
+      oldestChargeMs: this.window.type === 'sliding' ? (this.chargeAt[this.head] ?? null) : null,
       held,
       liveHold: this.holds.size > 0,
     };
@@ -122,15 +130,14 @@ export class SlidingBucket {
 
   charge(amount: bigint, nowMs: number): void {
     this.prune(nowMs);
-    this.charges.push({ atMs: nowMs, amount });
-    this.chargedSum += amount;
+    this.append(nowMs, amount);
     this.lastActivityMs = nowMs;
   }
 
   /** Nothing charged in the window and nothing held: the bucket can be collected. */
   isEmpty(nowMs: number): boolean {
     this.prune(nowMs);
-    return this.head === this.charges.length && this.holds.size === 0;
+    return this.head === this.chargeAt.length && this.holds.size === 0;
   }
 
   private prune(nowMs: number): void {
@@ -138,21 +145,35 @@ export class SlidingBucket {
     if (this.window.type === 'session') {
       // An idle session pot is collected: the session is over.
       if (isIdleSessionPot(this.window, this.lastActivityMs, this.holds.size > 0, nowMs)) {
-        this.charges = [];
+        this.chargeAt = [];
+        this.chargeAmount = [];
         this.head = 0;
         this.chargedSum = 0n;
       }
       return;
     }
     const horizon = nowMs - this.window.ms;
-    while (this.head < this.charges.length && (this.charges[this.head] as Charge).atMs <= horizon) {
-      this.chargedSum -= (this.charges[this.head] as Charge).amount;
+    while (this.head < this.chargeAt.length && (this.chargeAt[this.head] as number) <= horizon) {
+      this.chargedSum -= this.chargeAmount[this.head] as bigint;
       this.head += 1;
     }
-    if (this.head >= COMPACT_AFTER && this.head * 2 >= this.charges.length) {
-      this.charges = this.charges.slice(this.head);
+    if (this.head >= COMPACT_AFTER && this.head * 2 >= this.chargeAt.length) {
+      this.chargeAt = this.chargeAt.slice(this.head);
+      this.chargeAmount = this.chargeAmount.slice(this.head);
       this.head = 0;
     }
+  }
+
+  /** A charge at `atMs` (not before the last one kept: a store's clock, or rows oldest first). */
+  private append(atMs: number, amount: bigint): void {
+    this.chargedSum += amount;
+    const last = this.chargeAt.length - 1;
+    if (last >= this.head && this.chargeAt[last] === atMs) {
+      this.chargeAmount[last] = (this.chargeAmount[last] as bigint) + amount;
+      return;
+    }
+    this.chargeAt.push(atMs);
+    this.chargeAmount.push(amount === 1n ? ONE : amount);
   }
 
   private retireExpiredHolds(nowMs: number): void {

@@ -16,7 +16,7 @@ export const CLAIM: NamedStatement = {
 export const DEMOTE: NamedStatement = {
   name: 'helios_limit_demote',
   text: `SELECT "helios_limit_demote"($1::text, $2::text[], $3::bigint[], $4::bigint[], $5::jsonb, $6::jsonb,
-           $7::jsonb, $8::jsonb, $9::bigint, $10::boolean) AS "id"`,
+           $7::jsonb, $8::jsonb, $9::bigint, $10::bigint) AS "id"`,
 };
 
 /** Charges decided here with no finalization to carry them (a commit without an evaluation id). */
@@ -143,7 +143,8 @@ export function demoteParams(
     commits: readonly CommitRow[];
   },
   nowMs: number,
-  cooldown: boolean,
+  /** When the claim cooldown starts (null: none). */
+  demotedAtMs: number | null,
 ): unknown[] {
   return [
     owner,
@@ -155,6 +156,6 @@ export function demoteParams(
     JSON.stringify(writes.ledger),
     JSON.stringify(writes.commits),
     nowMs,
-    cooldown,
+    demotedAtMs,
   ];
 }

@@ -86,9 +86,11 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
   const started: Process[] = [];
   const sinks: PgAuditSink[] = [];
 
-  async function start(): Promise<Process> {
+  async function start(
+    options: { maxChargeEntries?: number; sweepIntervalMs?: number } = {},
+  ): Promise<Process> {
     const dataSource = await db.open(6);
-    const authority = await LimitAuthority.start(dataSource, { sweepIntervalMs: 60_000, clock });
+    const authority = await LimitAuthority.start(dataSource, { sweepIntervalMs: 60_000, clock, ...options });
     const audit = new PgAuditSink(dataSource, { logger: { warn: vi.fn(), error: vi.fn() } });
     sinks.push(audit);
     const limits = new PgLimitStore(dataSource, { authority });
@@ -216,5 +218,22 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
       ).toBe('Finalized');
     expect(await chargesOf(committed.evaluation_id)).toEqual(['10000000']);
     expect(await chargesOf(open.evaluation_id)).toEqual(['30000000']);
+  });
+
+  it('hands a bucket back for a while once its window holds more charges than memory should', async () => {
+    nextHour();
+    const a = await start({ maxChargeEntries: 3, sweepIntervalMs: 20 });
+    for (let i = 0; i < 4; i += 1) {
+      clock.ms += 1;
+      const decided = body(await a.service.evaluate(pay(1)));
+      expect((await a.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' })).type).toBe(
+        'Finalized',
+      );
+    }
+    await vi.waitFor(async () => expect(await potRow()).toMatchObject({ owner: null, charged: '4000000' }));
+    // Shared from now on (the cooldown starts ten minutes ahead): decided exactly on the shared path.
+    expect(body(await a.service.evaluate(pay(46))).decision).toBe('allow');
+    expect(body(await a.service.evaluate(pay(1))).decision).toBe('budget_exceeded');
+    expect(await potRow()).toMatchObject({ owner: null, held: '46000000' });
   });
 });

@@ -24,14 +24,15 @@ import {
   type ReserveRequest,
 } from '@helios/governance';
 import { type DataSource } from 'typeorm';
-import { runOnPool, runOnPoolRetrying } from '../sql.js';
-import { claimedState, DEMOTE, demoteParams, ownerKey, RETIRE, type ClaimRow } from './authority.sql.js';
+import { runOnPoolRetrying } from '../sql.js';
+import { claimedState, DEMOTE, demoteParams, ownerKey, type ClaimRow } from './authority.sql.js';
 import { Claims, distinctChecks } from './claims.js';
 import { DeferredCharges } from './deferred-charges.js';
 import { type ChargeRow, type LedgerRow } from './rows.js';
 import { Lease } from './lease.js';
 import { Evictions } from './evictions.js';
 import { LocalLimits } from './local-limits.js';
+import { RowRetirement } from './row-retirement.js';
 
 export interface LimitAuthorityOptions {
   /** A bucket handed back on request stays shared this long (default 30 s). */
@@ -40,6 +41,8 @@ export interface LimitAuthorityOptions {
   readonly sweepIntervalMs?: number;
   /** How often buckets of owners that died are looked for and taken over (default 10 s; also at start). */
   readonly recoveryIntervalMs?: number;
+  /** Charge entries (milliseconds with charges) one owned bucket may keep in memory (default 1,000,000). */
+  readonly maxChargeEntries?: number;
   /** The service's clock, for work no call drives (recovery at start); default the system clock. */
   readonly clock?: { now(): number };
   readonly log?: { warn(message: string): void; error(message: string, error?: unknown): void };
@@ -47,6 +50,10 @@ export interface LimitAuthorityOptions {
 
 export type Route = 'local' | 'shared';
 
+/** Charge entries (milliseconds with charges) an owned bucket may keep in memory (~16 bytes each). */
+const MAX_ENTRIES = 1_000_000;
+/** A bucket over that goes back to the shared path (O(1) per check too) for this long. */
+const LARGE_HOLD_OFF_MS = 10 * 60_000;
 /** `since` of a bucket with no counting charge: every row of it goes (PostgreSQL's largest bigint). */
 const NOTHING_COUNTS = '9223372036854775807';
 
@@ -60,8 +67,7 @@ export class LimitAuthority {
   private readonly demoting = new Map<string, Promise<void>>();
   /** Bucket → the instant before which it is not claimed again (handed back, or owned elsewhere). */
   private readonly sharedUntil = new Map<string, number>();
-  /** Bucket → the oldest charge its rows may still hold (what the sweep must retire from). */
-  private readonly oldestRow = new Map<string, number>();
+  private readonly rows: RowRetirement;
   private readonly claims: Claims;
   private readonly evictions: Evictions;
   private maintenance: Promise<void> = Promise.resolve();
@@ -77,12 +83,13 @@ export class LimitAuthority {
     this.cooldownMs = options.cooldownMs ?? 30_000;
     this.claims = new Claims(dataSource, this.owner, this.cooldownMs);
     this.evictions = new Evictions(dataSource, this.owner, () => this.lease);
+    this.rows = new RowRetirement(dataSource, this.owner, this.key);
   }
 
   static async start(dataSource: DataSource, options: LimitAuthorityOptions = {}): Promise<LimitAuthority> {
     const authority = new LimitAuthority(dataSource, options);
     authority.lease = await Lease.open(dataSource, authority.owner, {
-      onRequest: (ids) => void authority.handBack(ids, true).catch((error: unknown) => authority.fail(error)),
+      onRequest: (ids) => void authority.handBack(ids, 0).catch((error: unknown) => authority.fail(error)),
       onLost: (error) => authority.lose(error),
     });
     authority.active = true;
@@ -126,17 +133,14 @@ export class LimitAuthority {
       const covered = this.local.covers(checks);
       if (covered && this.local.freshSenders(checks, nowMs) === 0) return { route: 'local' };
       if (ids.some((id) => (this.sharedUntil.get(id) ?? 0) > nowMs)) {
-        await this.handBack(
-          ids.filter((id) => this.local.owns(id)),
-          false,
-        );
+        await this.handBack(ids.filter((id) => this.local.owns(id)));
         return { route: 'shared' };
       }
       // A bucket owned here under another window (a reconfigured rule) goes back and is claimed anew.
       const stale = ids.filter(
         (id) => this.local.owns(id) && !this.local.covers(checks.filter((check) => bucketId(check) === id)),
       );
-      if (stale.length > 0) await this.handBack(stale, false);
+      if (stale.length > 0) await this.handBack(stale);
       // Sender-keyed ones are asked for even when owned: the claim brings the others' live count.
       const wanted = distinctChecks(checks).filter(
         (check) => check.senderScoped || !this.local.owns(bucketId(check)),
@@ -169,10 +173,7 @@ export class LimitAuthority {
     await this.settled(ids);
     if (this.active && this.local.holdsOnlyHere(reservationId, checks))
       return this.local.knows(reservationId) ? 'local' : 'unknown';
-    await this.handBack(
-      ids.filter((id) => this.local.owns(id)),
-      false,
-    );
+    await this.handBack(ids.filter((id) => this.local.owns(id)));
     return 'shared';
   }
 
@@ -193,10 +194,11 @@ export class LimitAuthority {
     if (!this.active || !this.local.holdsOnlyHere(reservationId, charges) || this.anyDemoting(charges))
       return undefined;
     if (!latchRead && !this.local.knows(reservationId)) return undefined;
+    // Charged at the latest instant seen: a clock stepped back never puts a charge before an earlier one.
     this.nowMs = Math.max(this.nowMs, nowMs);
-    const commit = this.local.commit(reservationId, charges, context, nowMs);
-    for (const charge of commit.charges)
-      this.oldestRow.set(charge.b, Math.min(this.oldestRow.get(charge.b) ?? nowMs, nowMs));
+    const at = this.nowMs;
+    const commit = this.local.commit(reservationId, charges, context, at);
+    for (const charge of commit.charges) this.rows.noteRow(charge.b, at);
     const evaluationId = context.latch?.evaluationId;
     if (evaluationId !== undefined) {
       this.deferred.defer(evaluationId, { reservationId, charges: commit.charges, ledger: commit.ledger });
@@ -217,10 +219,7 @@ export class LimitAuthority {
       this.local.release(reservationId);
       return true;
     }
-    await this.handBack(
-      ids.filter((id) => this.local.owns(id)),
-      false,
-    );
+    await this.handBack(ids.filter((id) => this.local.owns(id)));
     this.local.release(reservationId);
     return false;
   }
@@ -233,7 +232,7 @@ export class LimitAuthority {
     const byOwner = new Map<string, string[]>();
     for (const [owner, bucket] of owned) byOwner.set(owner, [...(byOwner.get(owner) ?? []), bucket]);
     for (const [owner, buckets] of byOwner) {
-      if (owner === this.owner) await this.handBack(buckets, false);
+      if (owner === this.owner) await this.handBack(buckets);
       else await this.evictions.evict(owner, buckets, this.now());
     }
   }
@@ -250,17 +249,20 @@ export class LimitAuthority {
   /** Hands every bucket back and closes the lease (graceful shutdown). */
   async close(): Promise<void> {
     if (this.sweep !== undefined) clearInterval(this.sweep);
-    if (this.active) await this.handBack(this.local.ids(), false);
+    if (this.active) await this.handBack(this.local.ids());
     this.active = false;
     this.lease?.close();
   }
 
-  /** Hands buckets back to the shared path (see the file comment); concurrent calls share the work. */
-  async handBack(ids: readonly string[], contended: boolean): Promise<void> {
+  /**
+   * Hands buckets back to the shared path (see the file comment); concurrent calls share the work.
+   * `holdOffMs`: none, or the claim cooldown starts that long from now (0: another process needs it).
+   */
+  async handBack(ids: readonly string[], holdOffMs?: number): Promise<void> {
     const mine = ids.filter((id) => this.local.owns(id) && !this.demoting.has(id));
     const running = ids.flatMap((id) => this.demoting.get(id) ?? []);
     if (mine.length > 0) {
-      const done = this.exclusively(() => this.demote(mine, contended));
+      const done = this.exclusively(() => this.demote(mine, holdOffMs));
       for (const id of mine) this.demoting.set(id, done);
       void done.finally(() => mine.forEach((id) => this.demoting.delete(id))).catch(() => undefined);
       running.push(done);
@@ -268,7 +270,7 @@ export class LimitAuthority {
     await Promise.all(running);
   }
 
-  private async demote(ids: readonly string[], contended: boolean): Promise<void> {
+  private async demote(ids: readonly string[], holdOffMs: number | undefined): Promise<void> {
     const owned = ids.filter((id) => this.local.owns(id));
     if (owned.length === 0) return;
     const taken = await this.deferred.takeBucketsWhenIdle(new Set(owned));
@@ -283,7 +285,15 @@ export class LimitAuthority {
       await runOnPoolRetrying(
         this.dataSource,
         DEMOTE,
-        demoteParams(this.owner, owned, last, since, writes, nowMs, contended),
+        demoteParams(
+          this.owner,
+          owned,
+          last,
+          since,
+          writes,
+          nowMs,
+          holdOffMs === undefined ? null : nowMs + holdOffMs,
+        ),
       );
     } catch (error) {
       taken.restore();
@@ -292,7 +302,7 @@ export class LimitAuthority {
     // The cooldown is the row's (`demoted_at_ms`): the next claim finds it and keeps the bucket shared.
     for (const id of owned) {
       this.local.drop(id);
-      this.oldestRow.delete(id);
+      this.rows.forget(id);
     }
   }
 
@@ -312,7 +322,7 @@ export class LimitAuthority {
         const state = claimedState(row, check);
         const bucket = SlidingBucket.restore(state.window, state.lastActivityMs, state.charges, state.holds);
         this.local.adopt(row.c_bucket, bucket, check.senderScoped, state.holds);
-        if (state.charges.length > 0) this.oldestRow.set(row.c_bucket, state.charges[0]?.atMs ?? nowMs);
+        if (state.charges.length > 0) this.rows.noteRow(row.c_bucket, state.charges[0]?.atMs ?? nowMs);
       }
     }
   }
@@ -327,31 +337,14 @@ export class LimitAuthority {
     }
     if (this.nowMs === 0) return;
     const nowMs = this.nowMs;
-    await this.exclusively(async () => {
-      const due: [string, number][] = [];
-      for (const [id, oldest] of this.oldestRow) {
-        const bucket = this.local.bucket(id);
-        if (bucket?.window.type !== 'sliding' || this.demoting.has(id)) continue;
-        const cut = nowMs - bucket.window.ms;
-        if (oldest <= cut) due.push([id, cut]);
-      }
-      if (due.length > 0) {
-        await runOnPool(this.dataSource, RETIRE, [
-          due.map(([id]) => id),
-          due.map(([, cut]) => cut),
-          [this.key],
-          this.owner,
-        ]);
-        for (const [id] of due) {
-          const oldest = this.local.bucket(id)?.state(nowMs).oldestChargeMs;
-          if (oldest === null || oldest === undefined) this.oldestRow.delete(id);
-          else this.oldestRow.set(id, oldest);
-        }
-      }
-    });
+    await this.exclusively(() => this.rows.retire(this.local, (id) => this.demoting.has(id), nowMs));
     for (const [id, until] of this.sharedUntil) if (until <= nowMs) this.sharedUntil.delete(id);
     const idle = this.local.idle(nowMs);
-    if (idle.length > 0) await this.handBack(idle, false);
+    if (idle.length > 0) await this.handBack(idle);
+    // A window holding more charges than memory should is decided on the shared path for a while.
+    const most = this.options.maxChargeEntries ?? MAX_ENTRIES;
+    const large = this.local.ids().filter((id) => (this.local.bucket(id)?.entries ?? 0) > most);
+    if (large.length > 0) await this.handBack(large, LARGE_HOLD_OFF_MS);
   }
 
   /** The latest instant a call brought, else the clock's. */

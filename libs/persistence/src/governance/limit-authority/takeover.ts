@@ -36,7 +36,7 @@ export async function takeOver(dataSource: DataSource, owner: string, nowMs: num
       ids.map(() => null),
       { holds: [...holds.values()], charges: [], ledger: [], commits: [] },
       nowMs,
-      false,
+      null,
     ),
   );
   return ids.length;

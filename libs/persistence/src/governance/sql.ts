@@ -3,7 +3,7 @@
  * transaction whose statements all go through its own query runner (using the pool inside a
  * transaction would wait for a connection the transaction itself may be holding: a deadlock under load).
  */
-import { type PoolClient } from 'pg';
+import pg, { type Client, type Pool, type PoolClient } from 'pg';
 import { type DataSource, type QueryRunner } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 
@@ -97,13 +97,14 @@ export async function runOnPool<T>(
 }
 
 /**
- * A pooled connection kept out of the pool until `release` (with an error: destroyed rather than
- * reused), for a session that must stay open (the limit authority's lease).
+ * A connection of its own, outside the pool and with the pool's settings, for a session that must stay
+ * open (the limit authority's lease): taken from the pool it would starve a pool of one.
  */
-export async function holdConnection(
-  dataSource: DataSource,
-): Promise<[client: PoolClient, release: (error?: Error) => void]> {
-  return (await postgresDriver(dataSource).obtainMasterConnection()) as [PoolClient, (error?: Error) => void];
+export async function dedicatedClient(dataSource: DataSource): Promise<Client> {
+  const pool = postgresDriver(dataSource).master as Pool;
+  const client = new pg.Client(pool.options);
+  await client.connect();
+  return client;
 }
 
 function postgresDriver(dataSource: DataSource): PostgresDriver {

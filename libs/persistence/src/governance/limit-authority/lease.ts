@@ -5,9 +5,9 @@
  * took over — forever, so a statement a dead owner left in flight can never land afterwards.
  * When the connection is lost the process stops being an owner (limit-authority.ts).
  */
-import { type PoolClient } from 'pg';
+import { type Client } from 'pg';
 import { type DataSource } from 'typeorm';
-import { holdConnection } from '../sql.js';
+import { dedicatedClient } from '../sql.js';
 import { ownerChannel, ownerKey } from './authority.sql.js';
 
 export interface LeaseEvents {
@@ -20,18 +20,15 @@ export interface LeaseEvents {
 export class Lease {
   private lost = false;
 
-  private constructor(
-    private readonly client: PoolClient,
-    private readonly release: (error?: Error) => void,
-  ) {}
+  private constructor(private readonly client: Client) {}
 
   static async open(dataSource: DataSource, owner: string, events: LeaseEvents): Promise<Lease> {
-    const [client, release] = await holdConnection(dataSource);
-    const lease = new Lease(client, release);
+    const client = await dedicatedClient(dataSource);
+    const lease = new Lease(client);
     const lose = (error: unknown): void => {
       if (lease.lost) return;
       lease.lost = true;
-      release(error instanceof Error ? error : new Error(String(error)));
+      void client.end().catch(() => undefined);
       events.onLost(error);
     };
     client.on('error', lose);
@@ -83,8 +80,8 @@ export class Lease {
   close(): void {
     if (this.lost) return;
     this.lost = true;
-    // Destroyed, not returned to the pool: its session holds advisory keys and a LISTEN.
-    this.release(new Error('the limit authority lease was closed'));
+    // Its session holds advisory keys and a LISTEN: they end with it.
+    void this.client.end().catch(() => undefined);
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { bucketId, type BucketCheck } from '@helios/governance';
 import { type DataSource } from 'typeorm';
+import { distinctSorted } from '../limit-buckets.sql.js';
 import { runOnPoolRetrying } from '../sql.js';
 import { StatementBatcher } from '../statement-batcher.js';
 import { CLAIM, claimParams, type ClaimRow } from './authority.sql.js';
@@ -31,7 +32,7 @@ export class Claims {
   }
 
   private async claim(batch: readonly ClaimRequest[]): Promise<ClaimRow[][]> {
-    const checks = distinctChecks(batch.flatMap((request) => request.checks));
+    const checks = distinctSorted(batch.flatMap((request) => request.checks));
     const nowMs = Math.max(...batch.map((request) => request.nowMs));
     const { rows } = await runOnPoolRetrying<ClaimRow>(
       this.dataSource,
@@ -43,11 +44,4 @@ export class Claims {
       return rows.filter((row) => ids.has(row.c_bucket) || row.c_live_others !== null);
     });
   }
-}
-
-/** Distinct checks by bucket id, in id order (the order the claim locks rows in). */
-export function distinctChecks(checks: readonly BucketCheck[]): BucketCheck[] {
-  const byId = new Map<string, BucketCheck>();
-  for (const check of checks) if (!byId.has(bucketId(check))) byId.set(bucketId(check), check);
-  return [...byId.keys()].sort().map((id) => byId.get(id) as BucketCheck);
 }

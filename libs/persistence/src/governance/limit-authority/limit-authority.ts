@@ -26,7 +26,8 @@ import {
 import { type DataSource } from 'typeorm';
 import { runOnPoolRetrying } from '../sql.js';
 import { claimedState, DEMOTE, demoteParams, ownerKey, type ClaimRow } from './authority.sql.js';
-import { Claims, distinctChecks } from './claims.js';
+import { distinctSorted } from '../limit-buckets.sql.js';
+import { Claims } from './claims.js';
 import { DeferredCharges } from './deferred-charges.js';
 import { type ChargeRow, type LedgerRow } from './rows.js';
 import { Lease } from './lease.js';
@@ -142,7 +143,7 @@ export class LimitAuthority {
       );
       if (stale.length > 0) await this.handBack(stale);
       // Sender-keyed ones are asked for even when owned: the claim brings the others' live count.
-      const wanted = distinctChecks(checks).filter(
+      const wanted = distinctSorted(checks).filter(
         (check) => check.senderScoped || !this.local.owns(bucketId(check)),
       );
       const rows = await this.claims.submit(wanted, nowMs);

@@ -144,10 +144,7 @@ export class LocalLimits {
     );
     if (checks.some((check, i) => check.onBreach === 'refuse' && snapshots[i]?.allowed === false))
       return { type: 'refused', snapshots };
-    const fresh =
-      this.senders.size === 0 && !checks.some((check) => check.senderScoped)
-        ? 0
-        : this.freshSenders(checks, nowMs);
+    const fresh = this.freshSenders(checks, nowMs);
     if (fresh > 0) {
       if (liveOthers === undefined) return undefined;
       // Far from the cap even if every owned one were live, the exact count (a walk of them) is not needed.

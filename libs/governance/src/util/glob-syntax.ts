@@ -156,11 +156,10 @@ class Parser {
     if (at.simple) return plain(STAR);
     const segmentStart = previous === 'start' || previous === 'slash';
     const guards: NameNode[] = [];
-    if (previous === 'dot') guards.push(assert(notEmptyNorDotRest), assert(oneCharAhead));
-    else if (!inGroup && segmentStart) {
-      guards.push(assert(notDotSegment));
-      if (run === 1) guards.push(assert(oneCharAhead));
-    }
+    // picomatch asks for a character ahead only of a single star (its `*` followed by `*` skips it).
+    if (previous === 'dot') guards.push(assert(notEmptyNorDotRest));
+    else if (!inGroup && segmentStart) guards.push(assert(notDotSegment));
+    if (run === 1 && (previous === 'dot' || (!inGroup && segmentStart))) guards.push(assert(oneCharAhead));
     const extglobAfter = this.text[this.#index + 1] === '(' && /[@?+*!]/.test(this.text[this.#index] ?? '');
     if (run === 2 && (previous === 'paren' || extglobAfter))
       throw new GlobSyntaxError('"**" next to an extglob is ambiguous; write "*" or a "/**/" segment');

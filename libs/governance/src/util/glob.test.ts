@@ -44,6 +44,9 @@ describe('globs match as picomatch (dot: true) did', () => {
     ['mcp__*__read_*', ['mcp__fs__read_file', 'mcp____read_', 'mcp__fs__write_file', 'mcp__a/b__read_x']],
     ['!send_*', ['send_x', 'get_x', 'get\nx']],
     ['@scope/*', ['@scope/pkg', '@scope/a/b', '@other/pkg']],
+    // Only a single star after a leading dot asks for a character ahead (a line break is none).
+    ['.**[^a]*', ['.\n', '.b', '.']],
+    ['.*[^a]*', ['.\n', '.b', '.']],
   ])('%s', (glob_, names) => {
     const matcher = glob(glob_);
     for (const candidate of names)

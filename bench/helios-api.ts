@@ -118,9 +118,10 @@ export async function fillRateBucket(
   spreadMs: number,
 ): Promise<string> {
   return api.sql(async (client) => {
-    const found = await client.query(`SELECT "bucket_id" FROM "limit_charges" WHERE "reservation_id" = $1`, [
-      evaluationId,
-    ]);
+    const found = await client.query(
+      `SELECT "bucket_id" FROM "limit_charge_entries" WHERE "reservation_id" = $1`,
+      [evaluationId],
+    );
     const bucketId = found.rows[0]?.['bucket_id'];
     if (typeof bucketId !== 'string') throw new Error(`no limit charge for evaluation ${evaluationId}`);
     const nowMs = Date.now();

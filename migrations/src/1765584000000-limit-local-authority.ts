@@ -9,9 +9,11 @@ import { boundedDefinitions, orReplace, replaceOnce } from './1765497600000-limi
  *
  * While a bucket is owned its row's running sums are not maintained: the owner's memory is the
  * authority, and the durable truth is the rows the owner writes with the calls themselves — a hold is
- * its pending evaluation (written before /evaluate answers), a charge is a `limit_charges` row written
- * by the finalization that records the call. Handing a bucket back (`helios_limit_demote`) rewrites its
- * sums, holds and liveness from those rows and the owner's live holds.
+ * its pending evaluation (written before /evaluate answers), a charge is an entry of a
+ * `limit_charge_runs` row written by the finalization that records the call (one row per bucket per
+ * finalization batch: a batch of 16 calls on one bucket inserts, indexes, deletes and vacuums one row,
+ * not 16). Handing a bucket back (`helios_limit_demote`) turns its runs into `limit_charges` rows and
+ * rewrites its sums, holds and liveness from those rows and the owner's live holds.
  *
  * Ownership: `owner` names the owning process; the process holds a session-level SHARED advisory lock
  * on a key derived from that name for as long as it lives, and each statement that writes what it
@@ -47,16 +49,49 @@ BEGIN
 END $$`;
 
 /**
+ * An owned bucket's charges, a run per write: entries in charge order, `last_ms` the newest (a run
+ * leaves once its newest charge left the window; until then the owner's memory ignores its older ones).
+ */
+const RUNS_TABLE = `
+CREATE TABLE "limit_charge_runs" (
+  "id" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  "bucket_id" text NOT NULL,
+  "last_ms" bigint NOT NULL,
+  "reservation_ids" text[] NOT NULL,
+  "amounts" numeric(1000, 0)[] NOT NULL,
+  "at_ms" bigint[] NOT NULL
+)`;
+const RUNS_INDEX = `CREATE INDEX "limit_charge_runs_bucket_last" ON "limit_charge_runs" ("bucket_id", "last_ms")`;
+/** Every charge, a row each, whether its bucket is shared (a row) or owned (an entry of a run). */
+const ENTRIES_VIEW = `
+CREATE VIEW "limit_charge_entries" AS
+  SELECT "bucket_id", "reservation_id", "amount", "at_ms" FROM "limit_charges"
+  UNION ALL
+  SELECT r."bucket_id", e."reservation_id", e."amount", e."at_ms"
+  FROM "limit_charge_runs" r, unnest(r."reservation_ids", r."amounts", r."at_ms") AS e("reservation_id", "amount", "at_ms")`;
+
+/** The runs of buckets `ids` become `limit_charges` rows (the bucket is leaving its owner). */
+const expandRuns = (ids: string): string => `
+  INSERT INTO "limit_charges" ("bucket_id", "reservation_id", "amount", "at_ms")
+  SELECT r."bucket_id", e."r", e."a", e."t"
+  FROM "limit_charge_runs" r, unnest(r."reservation_ids", r."amounts", r."at_ms") AS e("r", "a", "t")
+  WHERE r."bucket_id" = ANY(${ids}) ORDER BY r."bucket_id", e."t";
+  DELETE FROM "limit_charge_runs" r WHERE r."bucket_id" = ANY(${ids});`;
+
+/**
  * Charges decided in memory, and their budget ledger rows, as JSON arrays:
- * `[{"b": bucket, "r": reservation, "a": amount, "t": at_ms}]` and budget_events rows by column name.
+ * `[{"b": bucket, "r": reservation, "a": amount, "t": at_ms}]` (a run per bucket) and budget_events
+ * rows by column name.
  */
 const WRITE_CHARGES = `
 CREATE FUNCTION "helios_limit_write_charges"(p_charges jsonb, p_ledger jsonb)
 RETURNS boolean LANGUAGE plpgsql AS $$
 BEGIN
   IF jsonb_array_length(p_charges) > 0 THEN
-    INSERT INTO "limit_charges" ("bucket_id", "reservation_id", "amount", "at_ms")
-    SELECT c."b", c."r", c."a", c."t" FROM jsonb_to_recordset(p_charges) AS c("b" text, "r" text, "a" numeric, "t" bigint);
+    INSERT INTO "limit_charge_runs" ("bucket_id", "last_ms", "reservation_ids", "amounts", "at_ms")
+    SELECT c."b", max(c."t"), array_agg(c."r" ORDER BY c."t", c."r"), array_agg(c."a" ORDER BY c."t", c."r"),
+           array_agg(c."t" ORDER BY c."t", c."r")
+    FROM jsonb_to_recordset(p_charges) AS c("b" text, "r" text, "a" numeric, "t" bigint) GROUP BY c."b";
   END IF;
   IF jsonb_array_length(p_ledger) > 0 THEN
     INSERT INTO "budget_events" ("budget_name", "epoch", "bucket_key", "kind", "amount", "currency",
@@ -182,7 +217,7 @@ BEGIN
   IF cardinality(ids) = 0 THEN RETURN; END IF;
   PERFORM "helios_limit_write_charges"(
     (SELECT coalesce(jsonb_agg(c), '[]') FROM jsonb_array_elements(p_charges) c WHERE c->>'b' = ANY(ids)),
-    p_ledger);
+    p_ledger);${expandRuns('ids')}
   -- Commits decided in memory become the shared path's latches: a retried commit answers them again.
   INSERT INTO "limit_commits" ("reservation_id", "snapshots", "committed_at_ms")
   SELECT c."r", c."s", c."t" FROM jsonb_to_recordset(p_commits) AS c("r" text, "s" jsonb, "t" bigint)
@@ -275,6 +310,9 @@ export class LimitLocalAuthority1765584000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "limit_buckets_owner" ON "limit_buckets" ("owner") WHERE "owner" IS NOT NULL`,
     );
+    await queryRunner.query(RUNS_TABLE);
+    await queryRunner.query(RUNS_INDEX);
+    await queryRunner.query(ENTRIES_VIEW);
     for (const definition of [FENCE, WRITE_CHARGES, CLAIM, DEMOTE]) await queryRunner.query(definition);
     for (const [, after] of sharedEdits()) await queryRunner.query(orReplace(after));
   }
@@ -282,6 +320,10 @@ export class LimitLocalAuthority1765584000000 implements MigrationInterface {
   async down(queryRunner: QueryRunner): Promise<void> {
     // Owned buckets go back to the shared path with the sums of their rows (holds kept in memory only
     // are lost with the owners; their evaluations still expire).
+    await queryRunner.query(`DO $$ BEGIN${expandRuns('ARRAY(SELECT DISTINCT "bucket_id" FROM "limit_charge_runs")')}
+    END $$`);
+    await queryRunner.query(`DROP VIEW "limit_charge_entries"`);
+    await queryRunner.query(`DROP TABLE "limit_charge_runs"`);
     await queryRunner.query(`
       UPDATE "limit_buckets" lb SET
         "charged" = coalesce((SELECT sum(c."amount") FROM "limit_charges" c WHERE c."bucket_id" = lb."bucket_id"), 0),

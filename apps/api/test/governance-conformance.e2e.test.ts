@@ -577,7 +577,7 @@ describe('concurrency', () => {
       limits: { rate: { current: 10, limit: 10 } },
     });
     const [charges] = await app.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM limit_charges WHERE bucket_id LIKE '%tool:burst:rule:3'`,
+      `SELECT count(*)::int AS n FROM limit_charge_entries WHERE bucket_id LIKE '%tool:burst:rule:3'`,
     );
     expect(charges?.n).toBe(10);
   });

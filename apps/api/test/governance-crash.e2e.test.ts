@@ -136,7 +136,7 @@ describe.each(targetFactories)('governance after kill -9 (%s database)', (_name,
     // expire it: it stops counting at its TTL (and its row is retired when the pot is next touched).
     const pot = await client.query(
       `SELECT b.charged::text, b.charge_count::int, b.held::text, b.hold_count::int,
-         (SELECT count(*)::int FROM limit_charges c WHERE c.bucket_id = b.bucket_id) AS charge_rows,
+         (SELECT count(*)::int FROM limit_charge_entries c WHERE c.bucket_id = b.bucket_id) AS charge_rows,
          (SELECT count(*)::int FROM limit_holds h WHERE h.bucket_id = b.bucket_id) AS hold_rows,
          (SELECT coalesce(sum(h.amount), 0)::text FROM limit_holds h WHERE h.bucket_id = b.bucket_id) AS hold_sum,
          (SELECT s.held::text FROM helios_limit_states(ARRAY[b.bucket_id],

@@ -67,7 +67,9 @@ describe('global dry-run', () => {
       // The underlying action stays in policy_decision; a simulation is never a block.
       expect(record).toEqual({ policy_decision: 'rate_limit', block_reason: null, dry_run: true });
     }
-    expect(await app.query(`SELECT 1 FROM limit_holds UNION ALL SELECT 1 FROM limit_charges`)).toEqual([]);
+    expect(await app.query(`SELECT 1 FROM limit_holds UNION ALL SELECT 1 FROM limit_charge_entries`)).toEqual(
+      [],
+    );
   });
 
   it('simulates a deny rule, a breached budget and an unreadable amount as would-not-forward', async () => {

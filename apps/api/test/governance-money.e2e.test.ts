@@ -61,7 +61,7 @@ async function storedChain(auditRecordId: string): Promise<{ chain: unknown; tex
 
 async function charged(evaluated: Reply): Promise<string[]> {
   const rows = await app.query<{ amount: string }>(
-    `SELECT amount::text AS amount FROM limit_charges WHERE reservation_id = $1`,
+    `SELECT amount::text AS amount FROM limit_charge_entries WHERE reservation_id = $1`,
     [evaluated.body.evaluation_id],
   );
   return rows.map((row) => row.amount);

@@ -121,7 +121,7 @@ describe('two API processes on one database', () => {
 
     // The one counter both processes check and charge.
     const counter = await client.query<{ spent: string; held: number }>(
-      `SELECT (SELECT coalesce(sum(c.amount), 0)::text FROM limit_charges c JOIN limit_buckets b USING (bucket_id)
+      `SELECT (SELECT coalesce(sum(c.amount), 0)::text FROM limit_charge_entries c JOIN limit_buckets b USING (bucket_id)
                WHERE b.family = 'budget' AND b.bucket_key = 'budget:pot:global') AS spent,
               (SELECT count(*)::int FROM limit_holds) AS held`,
     );

@@ -5,6 +5,7 @@ import { BudgetEventEntity, BudgetMetaEntity } from './budget.entities.js';
 import {
   LimitBucketEntity,
   LimitChargeEntity,
+  LimitChargeRunEntity,
   LimitCommitEntity,
   LimitHoldEntity,
 } from './limit.entities.js';
@@ -26,10 +27,12 @@ export {
 export {
   LimitBucketEntity,
   LimitChargeEntity,
+  LimitChargeRunEntity,
   LimitCommitEntity,
   LimitHoldEntity,
   type LimitBucketRow,
   type LimitChargeRow,
+  type LimitChargeRunRow,
   type LimitCommitRow,
   type LimitHoldRow,
 } from './limit.entities.js';
@@ -49,6 +52,7 @@ export const GOVERNANCE_ENTITIES = [
   LimitBucketEntity,
   LimitHoldEntity,
   LimitChargeEntity,
+  LimitChargeRunEntity,
   LimitCommitEntity,
   BudgetMetaEntity,
   BudgetEventEntity,

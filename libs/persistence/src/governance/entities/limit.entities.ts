@@ -122,6 +122,35 @@ export const LimitHoldEntity = new EntitySchema<LimitHoldRow>({
   checks: [{ name: 'limit_holds_amount_check', expression: atLeast('amount', 0) }],
 });
 
+/** An owned bucket's charges written together (migration LimitLocalAuthority), entries in charge order. */
+export interface LimitChargeRunRow {
+  readonly id: string;
+  readonly bucketId: string;
+  readonly lastMs: string;
+  readonly reservationIds: string[];
+  readonly amounts: string[];
+  readonly atMs: string[];
+}
+
+export const LimitChargeRunEntity = new EntitySchema<LimitChargeRunRow>({
+  name: 'LimitChargeRun',
+  tableName: 'limit_charge_runs',
+  columns: {
+    id: {
+      type: 'bigint',
+      primary: true,
+      generated: IDENTITY,
+      primaryKeyConstraintName: 'limit_charge_runs_pkey',
+    },
+    bucketId: { name: 'bucket_id', type: 'text' },
+    lastMs: { name: 'last_ms', type: 'bigint' },
+    reservationIds: { name: 'reservation_ids', type: 'text', array: true },
+    amounts: { ...MICRO_UNITS, array: true },
+    atMs: { name: 'at_ms', type: 'bigint', array: true },
+  },
+  indices: [{ name: 'limit_charge_runs_bucket_last', columns: ['bucketId', 'lastMs'] }],
+});
+
 export interface LimitChargeRow {
   readonly id: string;
   readonly bucketId: string;

@@ -27,13 +27,18 @@ export const WRITE_CHARGES: NamedStatement = {
 
 /**
  * Deletes what left the window of the owner's sliding buckets (the shared path retires while it decides;
- * here the rows only need to go). Fenced, and only buckets the owner still owns.
+ * here the rows only need to go): charge rows from before the claim, and runs whose newest charge left.
+ * Fenced, and only buckets the owner still owns.
  */
 export const RETIRE: NamedStatement = {
   name: 'helios_limit_retire_owned',
-  text: `DELETE FROM "limit_charges" c USING unnest($1::text[], $2::bigint[]) AS a("id", "cut")
-         WHERE c."bucket_id" = a."id" AND c."at_ms" <= a."cut" AND "helios_limit_fence"($3::bigint[])
-           AND EXISTS (SELECT 1 FROM "limit_buckets" lb WHERE lb."bucket_id" = a."id" AND lb."owner" = $4::text)`,
+  text: `WITH "due" AS (
+           SELECT a."id", a."cut" FROM unnest($1::text[], $2::bigint[]) AS a("id", "cut")
+           WHERE "helios_limit_fence"($3::bigint[])
+             AND EXISTS (SELECT 1 FROM "limit_buckets" lb WHERE lb."bucket_id" = a."id" AND lb."owner" = $4::text)),
+         "runs" AS (
+           DELETE FROM "limit_charge_runs" r USING "due" d WHERE r."bucket_id" = d."id" AND r."last_ms" <= d."cut")
+         DELETE FROM "limit_charges" c USING "due" d WHERE c."bucket_id" = d."id" AND c."at_ms" <= d."cut"`,
 };
 
 /** A reservation's commit latch on the shared path (its first commit's snapshots), if any. */

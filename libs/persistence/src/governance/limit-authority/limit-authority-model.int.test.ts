@@ -36,7 +36,8 @@ describe.each(databaseTargets)(
            OR b."held" <> coalesce((SELECT sum(h."amount") FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id"), 0)
            OR b."hold_count" <> (SELECT count(*) FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id")
            OR b."oldest_ms" IS DISTINCT FROM (SELECT min(c."at_ms") FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id")
-           OR (b."sender_scoped" AND b."live_until_ms" <> "helios_limit_live_until"(b))`);
+           OR (b."sender_scoped" AND b."live_until_ms" <> "helios_limit_live_until"(b))
+           OR EXISTS (SELECT 1 FROM "limit_charge_runs" r WHERE r."bucket_id" = b."bucket_id")`);
       const [{ buckets }] = (await db.dataSource.query(
         `SELECT count(*)::int AS buckets FROM "limit_buckets"`,
       )) as [{ buckets: number }];

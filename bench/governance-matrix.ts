@@ -192,6 +192,8 @@ export interface PairsResult {
   readonly audited: number;
   /** CPU µs per pair charged to the target's processes. */
   readonly cpuUsPerPair: number;
+  /** In a bracketed matrix: the mean pairs/s of the baseline loads right before and right after this one. */
+  readonly baselinePairsPerS?: number;
 }
 
 /** Each row's call counter, kept across loads so keyed rows keep cycling through their keys. */
@@ -347,6 +349,12 @@ export interface MatrixOptions {
   readonly durationS: number;
   /** Runs before each round (the servers settled): e.g. resetting the fill rows. */
   readonly beforeRound?: (round: number) => Promise<void>;
+  /**
+   * A row (the no-rule row) run before and after every other row, so each row is judged against the
+   * baseline measured seconds around it: the machine's drift over a round (tens of seconds on a shared
+   * host) falls on both sides of the ratio alike.
+   */
+  readonly bracketWith?: string;
 }
 
 /**
@@ -364,18 +372,51 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixRuns> {
     const shift = round % options.rows.length;
     const rows = [...options.rows.slice(shift), ...options.rows.slice(0, shift)];
     const targets = round % 2 === 0 ? options.targets : [...options.targets].reverse();
-    for (const row of rows) {
-      for (const target of targets) {
-        await settle(options.targets);
-        const result = await runPairs(target, row, { durationS: options.durationS });
-        runs.get(target.name)?.get(row.id)?.push(result);
-        process.stderr.write(
-          `  round ${round + 1}/${options.rounds} ${target.name} ${row.id}: ${result.pairsPerS} pairs/s, p99 ${result.p99Ms} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}\n`,
-        );
-      }
+    const measure = async (row: MatrixRow, target: MatrixTarget): Promise<PairsResult> => {
+      await settle(options.targets);
+      const result = await runPairs(target, row, { durationS: options.durationS });
+      process.stderr.write(
+        `  round ${round + 1}/${options.rounds} ${target.name} ${row.id}: ${result.pairsPerS} pairs/s, p99 ${result.p99Ms} ms${result.non2xx + result.errors > 0 ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''}\n`,
+      );
+      return result;
+    };
+    const baseline = options.rows.find((row) => row.id === options.bracketWith);
+    if (baseline !== undefined) {
+      await bracketedRound(rows, baseline, targets, runs, measure);
+      continue;
     }
+    for (const row of rows)
+      for (const target of targets)
+        runs
+          .get(target.name)
+          ?.get(row.id)
+          ?.push(await measure(row, target));
   }
   return runs;
+}
+
+/** baseline, row 1, baseline, row 2, …, baseline: each row carries the mean of the baselines around it. */
+async function bracketedRound(
+  rows: readonly MatrixRow[],
+  baseline: MatrixRow,
+  targets: readonly MatrixTarget[],
+  runs: MatrixRuns,
+  measure: (row: MatrixRow, target: MatrixTarget) => Promise<PairsResult>,
+): Promise<void> {
+  for (const target of targets) {
+    const ofTarget = runs.get(target.name);
+    let before = await measure(baseline, target);
+    ofTarget?.get(baseline.id)?.push(before);
+    for (const row of rows) {
+      if (row.id === baseline.id) continue;
+      const result = await measure(row, target);
+      const after = await measure(baseline, target);
+      ofTarget?.get(baseline.id)?.push(after);
+      const baselinePairsPerS = (before.pairsPerS + after.pairsPerS) / 2;
+      ofTarget?.get(row.id)?.push({ ...result, baselinePairsPerS });
+      before = after;
+    }
+  }
 }
 
 /** Warm-up (discarded): `durationS` of each row on each target, and a keyed row until each key was used once. */
@@ -400,6 +441,13 @@ export async function warmUp(
 export function medianRatio(a: readonly PairsResult[], b: readonly PairsResult[]): number {
   return Number(
     median(a.map((run, i) => run.pairsPerS / Math.max(1, (b[i] as PairsResult).pairsPerS))).toFixed(3),
+  );
+}
+
+/** The median over rounds of a row's pairs/s ÷ the baseline measured around it (a bracketed matrix). */
+export function medianRatioToBaseline(runs: readonly PairsResult[]): number {
+  return Number(
+    median(runs.map((run) => run.pairsPerS / Math.max(1, run.baselinePairsPerS ?? 0))).toFixed(3),
   );
 }
 

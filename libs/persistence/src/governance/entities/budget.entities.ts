@@ -4,7 +4,7 @@
  * numeric micro-units (MoneyNumeric1764979200000); pg returns both as strings.
  */
 import { EntitySchema } from 'typeorm';
-import { atLeast, IDENTITY, MICRO_UNITS, oneOf } from './schema-terms.js';
+import { atLeast, identityKey, MICRO_UNITS, oneOf } from './schema-terms.js';
 
 export interface BudgetMetaRow {
   readonly budgetName: string;
@@ -50,12 +50,7 @@ export const BudgetEventEntity = new EntitySchema<BudgetEventRow>({
   name: 'BudgetEvent',
   tableName: 'budget_events',
   columns: {
-    id: {
-      type: 'bigint',
-      primary: true,
-      generated: IDENTITY,
-      primaryKeyConstraintName: 'budget_events_pkey',
-    },
+    id: identityKey('budget_events'),
     budgetName: { name: 'budget_name', type: 'text' },
     epoch: { type: 'integer' },
     bucketKey: { name: 'bucket_key', type: 'text' },

@@ -5,7 +5,7 @@
  * returns both as strings.
  */
 import { EntitySchema } from 'typeorm';
-import { atLeast, IDENTITY, MICRO_UNITS, oneOf } from './schema-terms.js';
+import { atLeast, identityKey, MICRO_UNITS, oneOf } from './schema-terms.js';
 
 export interface LimitBucketRow {
   /** family|epoch|key. */
@@ -136,12 +136,7 @@ export const LimitChargeRunEntity = new EntitySchema<LimitChargeRunRow>({
   name: 'LimitChargeRun',
   tableName: 'limit_charge_runs',
   columns: {
-    id: {
-      type: 'bigint',
-      primary: true,
-      generated: IDENTITY,
-      primaryKeyConstraintName: 'limit_charge_runs_pkey',
-    },
+    id: identityKey('limit_charge_runs'),
     bucketId: { name: 'bucket_id', type: 'text' },
     lastMs: { name: 'last_ms', type: 'bigint' },
     reservationIds: { name: 'reservation_ids', type: 'text', array: true },
@@ -163,12 +158,7 @@ export const LimitChargeEntity = new EntitySchema<LimitChargeRow>({
   name: 'LimitCharge',
   tableName: 'limit_charges',
   columns: {
-    id: {
-      type: 'bigint',
-      primary: true,
-      generated: IDENTITY,
-      primaryKeyConstraintName: 'limit_charges_pkey',
-    },
+    id: identityKey('limit_charges'),
     bucketId: { name: 'bucket_id', type: 'text' },
     reservationId: { name: 'reservation_id', type: 'text' },
     amount: MICRO_UNITS,

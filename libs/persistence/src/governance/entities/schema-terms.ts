@@ -19,6 +19,15 @@ export function atLeast(column: string, min: number): string {
  */
 export const IDENTITY = 'identity' as unknown as 'increment';
 
+/** A table's `id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY`, with PostgreSQL's constraint name. */
+export const identityKey = (table: string) =>
+  ({
+    type: 'bigint',
+    primary: true,
+    generated: IDENTITY,
+    primaryKeyConstraintName: `${table}_pkey`,
+  }) as const;
+
 /**
  * A money column: whole micro-units of any size (migration MoneyNumeric1764979200000 says why
  * `numeric(1000, 0)`). pg returns it as a string of digits; `BigInt()` reads it exactly.

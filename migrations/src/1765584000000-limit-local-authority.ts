@@ -49,8 +49,9 @@ BEGIN
 END $$`;
 
 /**
- * An owned bucket's charges, a run per write: entries in charge order, `last_ms` the newest (a run
- * leaves once its newest charge left the window; until then the owner's memory ignores its older ones).
+ * An owned bucket's charges, a run per write: three aligned arrays (in no particular order), `last_ms`
+ * the newest instant (a run leaves once its newest charge left the window; until then the owner's
+ * memory ignores its older ones).
  */
 const RUNS_TABLE = `
 CREATE TABLE "limit_charge_runs" (
@@ -75,7 +76,7 @@ const expandRuns = (ids: string): string => `
   INSERT INTO "limit_charges" ("bucket_id", "reservation_id", "amount", "at_ms")
   SELECT r."bucket_id", e."r", e."a", e."t"
   FROM "limit_charge_runs" r, unnest(r."reservation_ids", r."amounts", r."at_ms") AS e("r", "a", "t")
-  WHERE r."bucket_id" = ANY(${ids}) ORDER BY r."bucket_id", e."t";
+  WHERE r."bucket_id" = ANY(${ids});
   DELETE FROM "limit_charge_runs" r WHERE r."bucket_id" = ANY(${ids});`;
 
 /**
@@ -89,8 +90,7 @@ RETURNS boolean LANGUAGE plpgsql AS $$
 BEGIN
   IF jsonb_array_length(p_charges) > 0 THEN
     INSERT INTO "limit_charge_runs" ("bucket_id", "last_ms", "reservation_ids", "amounts", "at_ms")
-    SELECT c."b", max(c."t"), array_agg(c."r" ORDER BY c."t", c."r"), array_agg(c."a" ORDER BY c."t", c."r"),
-           array_agg(c."t" ORDER BY c."t", c."r")
+    SELECT c."b", max(c."t"), array_agg(c."r"), array_agg(c."a"), array_agg(c."t")
     FROM jsonb_to_recordset(p_charges) AS c("b" text, "r" text, "a" numeric, "t" bigint) GROUP BY c."b";
   END IF;
   IF jsonb_array_length(p_ledger) > 0 THEN

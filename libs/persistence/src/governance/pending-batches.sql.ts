@@ -38,7 +38,8 @@ FROM "pending_backlog" b CROSS JOIN "pending_backlog_freed" f`,
  * room, so the caps can be missed by a hair at worst on the safe side, never exceeded.
  * Params: ids, payloads (ONE JSON array: as a jsonb[] every payload's quotes were escaped again into
  * an array literal, ~40 µs of the API's CPU per batch of 16), bytes, created, expires, latches,
- * maxCount, maxBytes, the limit authority's fence keys (limit-authority/lease.ts). Returns the admitted ids, each with the backlog's count and bytes after the batch.
+ * maxCount, maxBytes, the limit authority's fence keys (limit-authority/lease.ts). Returns the
+ * admitted ids, each with the backlog's count and bytes after the batch.
  */
 export const ADMIT_BATCH: NamedStatement = {
   name: 'helios_admit_batch',

@@ -260,23 +260,20 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
       await runOnPool(this.dataSource, sql, params);
       return tombstones.map(() => true);
     }
-    const charges = this.authority?.deferred.take(tombstones.map((tombstone) => tombstone.evaluationId));
+    const carried = this.authority?.chargesFor(tombstones.map((tombstone) => tombstone.evaluationId));
     let written = false;
     try {
       const { rows } = await runOnPool<{ evaluation_id: string }>(this.dataSource, sql, [
         ...params,
-        charges === undefined || charges.entries.size === 0 ? [] : this.authority?.chargeFenceKeys(),
-        JSON.stringify(charges?.charges ?? []),
-        JSON.stringify(charges?.ledger ?? []),
+        carried?.fenceKeys ?? [],
+        JSON.stringify(carried?.charges ?? []),
+        JSON.stringify(carried?.ledger ?? []),
       ]);
       written = true;
       const finalized = new Set(rows.map((row) => row.evaluation_id));
       return tombstones.map((tombstone) => finalized.has(tombstone.evaluationId));
     } finally {
-      if (charges !== undefined) this.authority?.deferred.settle(charges, written);
-      if (written && charges !== undefined)
-        for (const deferred of charges.entries.values())
-          this.authority?.local.forgetCommit(deferred.reservationId);
+      carried?.settle(written);
     }
   }
 

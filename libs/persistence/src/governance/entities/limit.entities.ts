@@ -122,7 +122,7 @@ export const LimitHoldEntity = new EntitySchema<LimitHoldRow>({
   checks: [{ name: 'limit_holds_amount_check', expression: atLeast('amount', 0) }],
 });
 
-/** An owned bucket's charges written together (migration LimitLocalAuthority), entries in charge order. */
+/** An owned bucket's charges written together, as aligned arrays (migration LimitLocalAuthority). */
 export interface LimitChargeRunRow {
   readonly id: string;
   readonly bucketId: string;

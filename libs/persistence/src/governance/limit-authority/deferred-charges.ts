@@ -12,10 +12,18 @@ export interface Deferred {
   readonly ledger: readonly BucketLedgerRow[];
 }
 
-export interface TakenCharges {
+interface TakenCharges {
   readonly entries: ReadonlyMap<string, Deferred>;
   readonly charges: readonly ChargeRow[];
   readonly ledger: readonly LedgerRow[];
+}
+
+/** What a finalization statement carries (`carry`); `settle` once it ran. */
+export interface FinalizationCharges {
+  readonly fenceKeys: readonly string[];
+  readonly charges: readonly ChargeRow[];
+  readonly ledger: readonly LedgerRow[];
+  settle(written: boolean): void;
 }
 
 export interface TakenBuckets {
@@ -29,6 +37,9 @@ export class DeferredCharges {
   private readonly inFlight = new Map<string, number>();
   private readonly drained = new Set<() => void>();
 
+  /** `onWritten`: a reservation's charges were written (with its call's record). */
+  constructor(private readonly onWritten: (reservationId: string) => void = () => undefined) {}
+
   get size(): number {
     return this.waiting.size;
   }
@@ -39,7 +50,7 @@ export class DeferredCharges {
   }
 
   /** The rows of these evaluations, marked in flight until `settle`. */
-  take(evaluationIds: readonly string[]): TakenCharges {
+  private take(evaluationIds: readonly string[]): TakenCharges {
     const entries = new Map<string, Deferred>();
     for (const id of evaluationIds) {
       const deferred = this.waiting.get(id);
@@ -57,17 +68,26 @@ export class DeferredCharges {
     };
   }
 
+  /** The rows of these evaluations for one statement fenced by `fenceKeys`; undefined when none. */
+  carry(evaluationIds: readonly string[], fenceKeys: readonly string[]): FinalizationCharges | undefined {
+    const taken = this.take(evaluationIds);
+    if (taken.entries.size === 0) return undefined;
+    const { charges, ledger } = taken;
+    return { fenceKeys, charges, ledger, settle: (written) => this.settle(taken, written) };
+  }
+
   /** Written: forgotten. Not written (the statement failed): waiting again, for the retry. */
-  settle(taken: TakenCharges, written: boolean): void {
+  private settle(taken: TakenCharges, written: boolean): void {
     for (const [id, deferred] of taken.entries) {
-      if (!written) this.waiting.set(id, deferred);
+      if (written) this.onWritten(deferred.reservationId);
+      else this.waiting.set(id, deferred);
       for (const bucket of bucketsOf(deferred)) {
         const left = (this.inFlight.get(bucket) ?? 1) - 1;
         if (left > 0) this.inFlight.set(bucket, left);
         else this.inFlight.delete(bucket);
       }
     }
-    if (this.inFlight.size === 0 || this.drained.size > 0) for (const wake of [...this.drained]) wake();
+    for (const wake of [...this.drained]) wake();
   }
 
   /** Resolves once no statement carrying these buckets' rows is running. */
@@ -89,8 +109,9 @@ export class DeferredCharges {
    * finalization can take them in between. `restore` puts them back (the hand-back failed).
    */
   async takeBucketsWhenIdle(buckets: ReadonlySet<string>): Promise<TakenBuckets> {
-    await this.idle([...buckets]);
-    while ([...buckets].some((bucket) => this.inFlight.has(bucket))) await this.idle([...buckets]);
+    // Rechecked after each wait: a finalization may take some of them before this resumes.
+    const ids = [...buckets];
+    while (ids.some((bucket) => this.inFlight.has(bucket))) await this.idle(ids);
     const parts = new Map<string, Deferred>();
     for (const [id, deferred] of this.waiting) {
       const mine: Deferred = {
@@ -127,5 +148,8 @@ export class DeferredCharges {
 }
 
 function bucketsOf(deferred: Deferred): Set<string> {
-  return new Set([...deferred.charges.map((row) => row.b), ...deferred.ledger.map((entry) => entry.bucket)]);
+  const buckets = new Set<string>();
+  for (const row of deferred.charges) buckets.add(row.b);
+  for (const entry of deferred.ledger) buckets.add(entry.bucket);
+  return buckets;
 }

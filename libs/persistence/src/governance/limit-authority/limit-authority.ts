@@ -28,7 +28,7 @@ import { runOnPoolRetrying } from '../sql.js';
 import { claimedState, DEMOTE, demoteParams, ownerKey, type ClaimRow } from './authority.sql.js';
 import { distinctSorted } from '../limit-buckets.sql.js';
 import { Claims } from './claims.js';
-import { DeferredCharges } from './deferred-charges.js';
+import { DeferredCharges, type FinalizationCharges } from './deferred-charges.js';
 import { type ChargeRow, type LedgerRow } from './rows.js';
 import { Lease } from './lease.js';
 import { Evictions } from './evictions.js';
@@ -61,7 +61,8 @@ const NOTHING_COUNTS = '9223372036854775807';
 export class LimitAuthority {
   readonly owner = randomBytes(8).toString('hex');
   readonly local = new LocalLimits();
-  readonly deferred = new DeferredCharges();
+  /** A commit whose charges were written is forgotten here: a retry finds its record. */
+  readonly deferred = new DeferredCharges((reservationId) => this.local.forgetCommit(reservationId));
   private readonly key = ownerKey(this.owner);
   private lease: Lease | undefined;
   private active = false;
@@ -120,6 +121,11 @@ export class LimitAuthority {
   /** The keys for a finalization that carries deferred charges: always this owner's (see lease.ts). */
   chargeFenceKeys(): string[] {
     return [this.key];
+  }
+
+  /** The charges decided here for these calls, for the finalization that records them (none: undefined). */
+  chargesFor(evaluationIds: readonly string[]): FinalizationCharges | undefined {
+    return this.deferred.carry(evaluationIds, this.chargeFenceKeys());
   }
 
   /**
@@ -340,11 +346,10 @@ export class LimitAuthority {
     const nowMs = this.nowMs;
     await this.exclusively(() => this.rows.retire(this.local, (id) => this.demoting.has(id), nowMs));
     for (const [id, until] of this.sharedUntil) if (until <= nowMs) this.sharedUntil.delete(id);
-    const idle = this.local.idle(nowMs);
+    // Empty buckets go back; a window holding more charges than memory should is decided on the
+    // shared path for a while.
+    const { idle, large } = this.local.toHandBack(nowMs, this.options.maxChargeEntries ?? MAX_ENTRIES);
     if (idle.length > 0) await this.handBack(idle);
-    // A window holding more charges than memory should is decided on the shared path for a while.
-    const most = this.options.maxChargeEntries ?? MAX_ENTRIES;
-    const large = this.local.ids().filter((id) => (this.local.bucket(id)?.entries ?? 0) > most);
     if (large.length > 0) await this.handBack(large, LARGE_HOLD_OFF_MS);
   }
 

@@ -87,9 +87,9 @@ export class LocalLimits {
 
   /** True when the reservation's holds are all on owned buckets (or it holds nothing here). */
   holdsOnlyHere(reservationId: string, checks: readonly BucketCheck[]): boolean {
-    return (
-      this.covers(checks) && [...(this.reservations.get(reservationId) ?? [])].every((id) => this.owns(id))
-    );
+    if (!this.covers(checks)) return false;
+    for (const id of this.reservations.get(reservationId) ?? []) if (!this.owns(id)) return false;
+    return true;
   }
 
   /** True when this process placed (or adopted) the reservation's holds, or committed it. */
@@ -225,9 +225,18 @@ export class LocalLimits {
     }));
   }
 
-  /** Owned buckets with nothing in the window and nothing held: they can be let go. */
-  idle(nowMs: number): string[] {
-    return [...this.owned].filter(([, bucket]) => bucket.isEmpty(nowMs)).map(([id]) => id);
+  /**
+   * One walk of the owned buckets: `idle` ones (nothing in the window, nothing held) can be let go;
+   * `large` ones keep more than `maxEntries` charge entries in memory.
+   */
+  toHandBack(nowMs: number, maxEntries: number): { idle: string[]; large: string[] } {
+    const idle: string[] = [];
+    const large: string[] = [];
+    for (const [id, bucket] of this.owned) {
+      if (bucket.isEmpty(nowMs)) idle.push(id);
+      else if (bucket.entries > maxEntries) large.push(id);
+    }
+    return { idle, large };
   }
 
   private holdsOf(reservationId: string): Set<string> {

@@ -20,7 +20,8 @@ export class RowRetirement {
 
   /** A row at `atMs` was (or will be) written for this bucket. */
   noteRow(bucket: string, atMs: number): void {
-    this.oldest.set(bucket, Math.min(this.oldest.get(bucket) ?? atMs, atMs));
+    const known = this.oldest.get(bucket);
+    if (known === undefined || atMs < known) this.oldest.set(bucket, atMs);
   }
 
   forget(bucket: string): void {

@@ -8,9 +8,8 @@ import {
   MemoryToolBaselineStore,
   type AuditResult,
   type EvaluateRequest,
-  type EvaluateDecisionBody,
-  type EvaluateResult,
 } from '@helios/governance';
+import { decidedBody, ManualClock } from '@helios/governance/testing';
 import { type DataSource } from 'typeorm';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
@@ -44,23 +43,11 @@ budgets:
     contributors: [ { match: { tool: big }, field: amount } ]
 `;
 
-class ManualClock {
-  constructor(public ms = Date.UTC(2026, 0, 1)) {}
-  now(): number {
-    return this.ms;
-  }
-}
-
 interface Process {
   readonly service: GovernanceService;
   readonly limits: PgLimitStore;
   readonly audit: PgAuditSink;
   readonly dataSource: DataSource;
-}
-
-function body(result: EvaluateResult): EvaluateDecisionBody {
-  if (result.type !== 'Decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
-  return result.body;
 }
 
 function recordId(result: AuditResult): string {
@@ -139,7 +126,7 @@ describe.each(targets)(
         },
         clock,
       });
-      const decided = body(await crashed.evaluate({ tool: { name: 'ls' } }));
+      const decided = decidedBody(await crashed.evaluate({ tool: { name: 'ls' } }));
       const finalized = await crashed.audit({ evaluation_id: decided.evaluation_id, status: 'success' });
       expect(finalized.type).toBe('Finalized');
       const id = recordId(finalized);
@@ -158,7 +145,7 @@ describe.each(targets)(
 
     it('recovery writes a record an earlier version left only in its tombstone (write-ahead copy)', async () => {
       const { service } = await start();
-      const decided = body(await service.evaluate({ tool: { name: 'ls' } }));
+      const decided = decidedBody(await service.evaluate({ tool: { name: 'ls' } }));
       const finalized = await service.audit({ evaluation_id: decided.evaluation_id, status: 'success' });
       const id = recordId(finalized);
       const record = await findAuditRecord(db.dataSource, id);
@@ -178,7 +165,7 @@ describe.each(targets)(
 
     it('evaluate → audit → replay: the record, the charge and the ledger row land in PostgreSQL', async () => {
       const { service, audit, limits } = await start();
-      const decided = body(await service.evaluate(pay(20)));
+      const decided = decidedBody(await service.evaluate(pay(20)));
       expect(decided.decision).toBe('allow');
       const finalized = await service.audit({
         evaluation_id: decided.evaluation_id,
@@ -203,7 +190,7 @@ describe.each(targets)(
       ]);
 
       // A block is terminal at /evaluate and its record is on disk before the response.
-      const denied = body(await service.evaluate({ tool: { name: 'rm' } }));
+      const denied = decidedBody(await service.evaluate({ tool: { name: 'rm' } }));
       expect(denied.decision).toBe('deny');
       expect(await service.audit({ evaluation_id: denied.evaluation_id, status: 'success' })).toMatchObject({
         type: 'Replayed',
@@ -213,10 +200,10 @@ describe.each(targets)(
 
     it('after a restart, an unaudited evaluation expires into evaluation_expired and frees its hold', async () => {
       const before = await start();
-      const decided = body(await before.service.evaluate(pay(30)));
+      const decided = decidedBody(await before.service.evaluate(pay(30)));
       expect(decided.limits?.budgets?.[0]).toMatchObject({ name: 'pot', spent: 20, allowed: true });
       // While held, the 30 counts: another 1 would overshoot 50.
-      expect(body(await before.service.evaluate(pay(1))).decision).toBe('budget_exceeded');
+      expect(decidedBody(await before.service.evaluate(pay(1))).decision).toBe('budget_exceeded');
 
       // "kill -9": the first process just stops; a new one over the same database takes over.
       clock.ms += 10 * 60_000;
@@ -232,12 +219,12 @@ describe.each(targets)(
         `SELECT id FROM audit_records WHERE record_kind = 'evaluation_expired'`,
       )) as { id: string }[];
       expect(expired).toHaveLength(1);
-      expect(body(await after.service.evaluate(pay(30))).decision).toBe('allow');
+      expect(decidedBody(await after.service.evaluate(pay(30))).decision).toBe('allow');
     });
 
     it('a break-glass ticket resolved by one process is honoured by the other; the charge is approved_overage', async () => {
       const [a, b] = [await start(), await start()];
-      const pending = body(await a.service.evaluate(pay(15, 'big')));
+      const pending = decidedBody(await a.service.evaluate(pay(15, 'big')));
       expect(pending.decision).toBe('require_approval');
       const ticketId = pending.approval?.id ?? '';
       expect(
@@ -262,7 +249,7 @@ describe.each(targets)(
     it('an evaluation finalized by the other process meanwhile: this one answers as a retry would', async () => {
       const [a, b] = [await start(), await start()];
       // Admitted by A (which keeps a copy for its own /audit), then audited by B.
-      const decided = body(await a.service.evaluate({ tool: { name: 'ls' } }));
+      const decided = decidedBody(await a.service.evaluate({ tool: { name: 'ls' } }));
       const won = await b.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' });
       expect(won.type).toBe('Finalized');
       expect(
@@ -286,7 +273,7 @@ describe.each(targets)(
       clock.ms += 2 * 3_600_000; // the earlier tests' spend has left the window
       const a = await start();
       // Admitted by A, which keeps a copy with its holds for its own first /audit.
-      const decided = body(await a.service.evaluate(pay(1)));
+      const decided = decidedBody(await a.service.evaluate(pay(1)));
       expect(decided.decision).toBe('allow');
       // Another process's /audit committed the holds for a different payload, then died before finalizing.
       await db.dataSource.query(
@@ -324,7 +311,7 @@ describe.each(targets)(
       const outcomes = await Promise.all(
         Array.from({ length: 200 }, async (_, i) => {
           const service = (i % 2 ? a : b).service;
-          const decided = body(await service.evaluate(pay(1)));
+          const decided = decidedBody(await service.evaluate(pay(1)));
           if (decided.decision !== 'allow') return decided.decision;
           const finalized = await (i % 3 ? b : a).service.audit({
             evaluation_id: decided.evaluation_id,

@@ -9,10 +9,9 @@ import {
   loadPolicy,
   MemoryToolBaselineStore,
   type CommitCharge,
-  type EvaluateDecisionBody,
   type EvaluateRequest,
-  type EvaluateResult,
 } from '@helios/governance';
+import { decidedBody, ManualClock } from '@helios/governance/testing';
 import { type DataSource } from 'typeorm';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { databaseTargets, sharedDatabase } from '../../../test/support/pg-databases.js';
@@ -35,13 +34,6 @@ budgets:
     window: 1h
     contributors: [ { match: { tool: pay }, field: amount } ]
 `;
-
-class ManualClock {
-  constructor(public ms = Date.UTC(2026, 3, 1)) {}
-  now(): number {
-    return this.ms;
-  }
-}
 
 interface Process {
   readonly service: GovernanceService;
@@ -66,11 +58,6 @@ const potCharge = (amount: number): CommitCharge => ({
 
 const pay = (amount: number): EvaluateRequest => ({ tool: { name: 'pay' }, arguments: { amount } });
 
-function body(result: EvaluateResult): EvaluateDecisionBody {
-  if (result.type !== 'Decided') throw new Error(`expected a decision, got ${JSON.stringify(result)}`);
-  return result.body;
-}
-
 /** Buckets whose running sums differ from their rows (owned buckets' sums are not maintained). */
 const DRIFTED = `
   SELECT b."bucket_id" FROM "limit_buckets" b
@@ -84,7 +71,7 @@ const DRIFTED = `
 
 describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, makeDatabase) => {
   const db = sharedDatabase(makeDatabase);
-  const clock = new ManualClock();
+  const clock = new ManualClock(Date.UTC(2026, 3, 1));
   const started: Process[] = [];
   const sinks: PgAuditSink[] = [];
 
@@ -142,7 +129,7 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
   it('decides a bucket it uses alone in memory; the charge and ledger row land with the record', async () => {
     nextHour();
     const a = await start();
-    const decided = body(await a.service.evaluate(pay(20)));
+    const decided = decidedBody(await a.service.evaluate(pay(20)));
     expect(decided.decision).toBe('allow');
     // Claimed: no hold row, the pending evaluation is the hold.
     expect(await potRow()).toMatchObject({ owner: a.authority.owner });
@@ -150,7 +137,7 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
       decided.evaluation_id,
     ]);
     expect(holds).toEqual([]);
-    expect(body(await a.service.evaluate(pay(31))).decision).toBe('budget_exceeded');
+    expect(decidedBody(await a.service.evaluate(pay(31))).decision).toBe('budget_exceeded');
     expect((await a.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' })).type).toBe(
       'Finalized',
     );
@@ -168,25 +155,25 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
   it('hands a bucket back when another process needs it; both then decide it on the shared path', async () => {
     nextHour();
     const [a, b] = [await start(), await start()];
-    const held = body(await a.service.evaluate(pay(30)));
+    const held = decidedBody(await a.service.evaluate(pay(30)));
     expect(await potRow()).toMatchObject({ owner: a.authority.owner });
     // B asks A for the pot; A writes its live hold back, and the pot stays shared for the cooldown.
-    expect(body(await b.service.evaluate(pay(21))).decision).toBe('budget_exceeded');
+    expect(decidedBody(await b.service.evaluate(pay(21))).decision).toBe('budget_exceeded');
     expect(await potRow()).toMatchObject({ owner: null, held: '30000000', cooled: true });
-    expect(body(await b.service.evaluate(pay(20))).decision).toBe('allow');
+    expect(decidedBody(await b.service.evaluate(pay(20))).decision).toBe('allow');
     // A's hold is committed on the shared path, from the hold row its hand-back wrote.
     expect((await a.service.audit({ evaluation_id: held.evaluation_id, status: 'success' })).type).toBe(
       'Finalized',
     );
     expect(await chargesOf(held.evaluation_id)).toEqual(['30000000']);
-    expect(body(await a.service.evaluate(pay(1))).decision).toBe('budget_exceeded');
+    expect(decidedBody(await a.service.evaluate(pay(1))).decision).toBe('budget_exceeded');
   });
 
   it("takes over a dead owner's buckets with its holds, and fences off what the dead owner decided", async () => {
     nextHour();
     const [a, b] = [await start(), await start()];
-    const committed = body(await a.service.evaluate(pay(10)));
-    const open = body(await a.service.evaluate(pay(30)));
+    const committed = decidedBody(await a.service.evaluate(pay(10)));
+    const open = decidedBody(await a.service.evaluate(pay(30)));
     // Committed in A's memory: its charge waits for the finalization that carries it.
     const latch = { payloadHash: 'h', actualAmount: null };
     const context = {
@@ -201,8 +188,8 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
     await db.dataSource.query(`SELECT pg_terminate_backend($1)`, [a.authority.leaseBackendPid]);
     await vi.waitFor(() => expect(a.authority.isActive).toBe(false));
     // B counts both of A's holds (10 + 30 of 50): 11 more would overshoot, 10 fits.
-    expect(body(await b.service.evaluate(pay(11))).decision).toBe('budget_exceeded');
-    expect(body(await b.service.evaluate(pay(10))).decision).toBe('allow');
+    expect(decidedBody(await b.service.evaluate(pay(11))).decision).toBe('budget_exceeded');
+    expect(decidedBody(await b.service.evaluate(pay(10))).decision).toBe('allow');
     // A's charge can no longer land: B holds A's key.
     const tombstone = {
       evaluationId: committed.evaluation_id,
@@ -227,15 +214,15 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
     const a = await start({ maxChargeEntries: 3, sweepIntervalMs: 20 });
     for (let i = 0; i < 4; i += 1) {
       clock.ms += 1;
-      const decided = body(await a.service.evaluate(pay(1)));
+      const decided = decidedBody(await a.service.evaluate(pay(1)));
       expect((await a.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' })).type).toBe(
         'Finalized',
       );
     }
     await vi.waitFor(async () => expect(await potRow()).toMatchObject({ owner: null, charged: '4000000' }));
     // Shared from now on (the cooldown starts ten minutes ahead): decided exactly on the shared path.
-    expect(body(await a.service.evaluate(pay(46))).decision).toBe('allow');
-    expect(body(await a.service.evaluate(pay(1))).decision).toBe('budget_exceeded');
+    expect(decidedBody(await a.service.evaluate(pay(46))).decision).toBe('allow');
+    expect(decidedBody(await a.service.evaluate(pay(1))).decision).toBe('budget_exceeded');
     expect(await potRow()).toMatchObject({ owner: null, held: '46000000' });
   });
 });

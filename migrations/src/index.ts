@@ -16,6 +16,7 @@ import { Traces1765324800000 } from './1765324800000-traces.js';
 import { SessionStore1765411200000 } from './1765411200000-session-store.js';
 import { LimitRetirementBounds1765497600000 } from './1765497600000-limit-retirement-bounds.js';
 import { LimitLocalAuthority1765584000000 } from './1765584000000-limit-local-authority.js';
+import { PlannerStatistics1765670400000 } from './1765670400000-planner-statistics.js';
 
 export {
   AnnotationsPrompts1765238400000,
@@ -30,6 +31,7 @@ export {
   PendingAutovacuum1764892800000,
   PendingBacklogSplit1764720000000,
   PendingSeqUnindexed1764806400000,
+  PlannerStatistics1765670400000,
   SessionStore1765411200000,
   Traces1765324800000,
 };
@@ -50,4 +52,5 @@ export const migrations = [
   SessionStore1765411200000,
   LimitRetirementBounds1765497600000,
   LimitLocalAuthority1765584000000,
+  PlannerStatistics1765670400000,
 ] as const;

@@ -34,6 +34,18 @@ const INEXPRESSIBLE = [
   '- index CREATE INDEX helios_traces_labels ON public.helios_traces USING gin (labels)',
   // Table storage parameters (the queue's autovacuum settings) have no entity option.
   '- storage pending_evaluations autovacuum_vacuum_scale_factor=0, autovacuum_vacuum_threshold=5000, autovacuum_vacuum_cost_delay=0',
+  // Per-column statistics targets (migration PlannerStatistics) have no column option.
+  ...[
+    ['audit_records', ['id', 'tool_input', 'evidence_chain', 'upstream_response', 'metadata']],
+    ['evaluation_tombstones', ['evaluation_id', 'audit_record_id', 'payload_hash', 'record']],
+    ['pending_evaluations', ['evaluation_id', 'payload', 'commit_latch']],
+    ['limit_charge_runs', ['reservation_ids', 'amounts', 'at_ms']],
+    ['limit_charges', ['reservation_id']],
+    ['limit_commits', ['reservation_id', 'snapshots']],
+    ['budget_events', ['audit_record_id']],
+  ].flatMap(([table, columns]) =>
+    (columns as string[]).map((column) => `- statistics ${table as string}.${column} 0`),
+  ),
   // Triggers (and the function behind them) are not part of an entity.
   '- trigger CREATE TRIGGER audit_records_append_only BEFORE DELETE OR UPDATE ON public.audit_records FOR EACH ROW EXECUTE FUNCTION audit_records_append_only()',
   '- trigger CREATE TRIGGER audit_records_no_truncate BEFORE TRUNCATE ON public.audit_records FOR EACH STATEMENT EXECUTE FUNCTION audit_records_append_only()',

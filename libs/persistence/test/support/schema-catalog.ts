@@ -1,8 +1,8 @@
 /**
  * What PostgreSQL's catalog says about a set of tables, one line per fact, so two databases can be
  * compared fact by fact: columns (type, nullability, default, identity), constraints (their full
- * definition, CHECK expressions included), indexes (INCLUDE and WHERE included), storage options and
- * triggers. TypeORM's schema builder compares less than this (CHECKs by name only, index WHERE and
+ * definition, CHECK expressions included), indexes (INCLUDE and WHERE included), storage options,
+ * columns' own statistics targets and triggers. TypeORM's schema builder compares less than this (CHECKs by name only, index WHERE and
  * INCLUDE not at all, identity ALWAYS vs BY DEFAULT not at all); this is what catches the rest.
  */
 import { type DataSource } from 'typeorm';
@@ -28,6 +28,12 @@ const FACTS = `
   SELECT format('storage %s %s', t.relname, array_to_string(t.reloptions, ', '))
   FROM pg_class t
   WHERE t.relnamespace = 'public'::regnamespace AND t.relname = ANY($1::text[]) AND t.reloptions IS NOT NULL
+  UNION ALL
+  -- A column's own statistics target (-1, or NULL since PostgreSQL 17, is the default).
+  SELECT format('statistics %s.%s %s', t.relname, a.attname, a.attstattarget)
+  FROM pg_attribute a JOIN pg_class t ON t.oid = a.attrelid
+  WHERE t.relnamespace = 'public'::regnamespace AND t.relname = ANY($1::text[]) AND t.relkind = 'r'
+    AND a.attnum > 0 AND NOT a.attisdropped AND coalesce(a.attstattarget, -1) >= 0
   UNION ALL
   SELECT format('trigger %s', pg_get_triggerdef(g.oid))
   FROM pg_trigger g JOIN pg_class t ON t.oid = g.tgrelid

@@ -32,8 +32,18 @@ const INEXPRESSIBLE = [
   '- index CREATE INDEX limit_charges_bucket_at ON public.limit_charges USING btree (bucket_id, at_ms) INCLUDE (amount)',
   // An EntitySchema index has no method (USING gin); the entity declares it with `synchronize: false`.
   '- index CREATE INDEX helios_traces_labels ON public.helios_traces USING gin (labels)',
-  // Table storage parameters (the queue's autovacuum settings) have no entity option.
-  '- storage pending_evaluations autovacuum_vacuum_scale_factor=0, autovacuum_vacuum_threshold=5000, autovacuum_vacuum_cost_delay=0',
+  // Table storage parameters (autovacuum settings) have no entity option.
+  '- storage pending_evaluations autovacuum_vacuum_scale_factor=0, autovacuum_vacuum_threshold=5000, autovacuum_vacuum_cost_delay=0, autovacuum_analyze_threshold=100000',
+  ...[
+    'audit_records',
+    'budget_events',
+    'evaluation_tombstones',
+    'limit_charge_runs',
+    'limit_charges',
+    'limit_commits',
+    'pending_backlog',
+    'pending_backlog_freed',
+  ].map((table) => `- storage ${table} autovacuum_analyze_threshold=100000`),
   // Per-column statistics targets (migration PlannerStatistics) have no column option.
   ...[
     ['audit_records', ['id', 'tool_input', 'evidence_chain', 'upstream_response', 'metadata']],
@@ -42,7 +52,7 @@ const INEXPRESSIBLE = [
     ['limit_charge_runs', ['reservation_ids', 'amounts', 'at_ms']],
     ['limit_charges', ['reservation_id']],
     ['limit_commits', ['reservation_id', 'snapshots']],
-    ['budget_events', ['audit_record_id']],
+    ['budget_events', ['audit_record_id', 'amount', 'tool_name', 'origin']],
   ].flatMap(([table, columns]) =>
     (columns as string[]).map((column) => `- statistics ${table as string}.${column} 0`),
   ),

@@ -17,7 +17,7 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  *    these tables goes through an index whose bounds the planner reads from the index itself, so a
  *    young table's statistics change no plan, and a large one is analyzed as often as before.
  */
-const NO_STATISTICS: readonly (readonly [table: string, columns: readonly string[]])[] = [
+export const NO_STATISTICS: readonly (readonly [table: string, columns: readonly string[]])[] = [
   ['audit_records', ['id', 'tool_input', 'evidence_chain', 'upstream_response', 'metadata']],
   ['evaluation_tombstones', ['evaluation_id', 'audit_record_id', 'payload_hash', 'record']],
   ['pending_evaluations', ['evaluation_id', 'payload', 'commit_latch']],
@@ -28,7 +28,7 @@ const NO_STATISTICS: readonly (readonly [table: string, columns: readonly string
 ];
 
 /** Tables that grow (or churn) with every call: analyzed after this many changed rows, plus a tenth. */
-const BUSY_TABLES = [
+export const BUSY_TABLES = [
   'audit_records',
   'evaluation_tombstones',
   'pending_evaluations',
@@ -40,7 +40,7 @@ const BUSY_TABLES = [
   'pending_backlog',
   'pending_backlog_freed',
 ];
-const ANALYZE_THRESHOLD = 100_000;
+export const ANALYZE_THRESHOLD = 100_000;
 
 function setTargets(target: number): string[] {
   return NO_STATISTICS.map(

@@ -16,7 +16,12 @@ import { Traces1765324800000 } from './1765324800000-traces.js';
 import { SessionStore1765411200000 } from './1765411200000-session-store.js';
 import { LimitRetirementBounds1765497600000 } from './1765497600000-limit-retirement-bounds.js';
 import { LimitLocalAuthority1765584000000 } from './1765584000000-limit-local-authority.js';
-import { PlannerStatistics1765670400000 } from './1765670400000-planner-statistics.js';
+import {
+  ANALYZE_THRESHOLD,
+  BUSY_TABLES,
+  NO_STATISTICS,
+  PlannerStatistics1765670400000,
+} from './1765670400000-planner-statistics.js';
 
 export {
   AnnotationsPrompts1765238400000,
@@ -35,6 +40,13 @@ export {
   SessionStore1765411200000,
   Traces1765324800000,
 };
+
+/** What PlannerStatistics sets, for the schema-drift test's list of what entities cannot say. */
+export const plannerStatistics = {
+  analyzeThreshold: ANALYZE_THRESHOLD,
+  busyTables: BUSY_TABLES,
+  noStatistics: NO_STATISTICS,
+} as const;
 
 /** Ordered oldest first; TypeORM also orders by the timestamp in each class name. */
 export const migrations = [

@@ -7,7 +7,7 @@
  *   facts the entities cannot express (README, "What the entities cannot say").
  * Altered copies of the entities prove that both comparisons fail when the two descriptions part.
  */
-import { migrations } from '@helios/migrations';
+import { migrations, plannerStatistics } from '@helios/migrations';
 import { DataSource, EntitySchema, type EntitySchemaColumnOptions, type EntitySchemaOptions } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogFacts, factDiff, publicTables } from '../test/support/schema-catalog.js';
@@ -15,6 +15,12 @@ import { scratchServer, type ScratchServer } from '../test/support/scratch-serve
 import { HELIOS_ENTITIES, heliosEntityOptions } from './entities.js';
 import { AuditRecordEntity, type AuditRecordRow } from './governance/entities/audit-record.entity.js';
 import { createScratchDatabase, type ScratchDatabase } from './testing/scratch-database.js';
+
+/** The queue's own vacuum settings (migration PendingAutovacuum), listed before the analyze threshold. */
+const QUEUE_VACUUM: Readonly<Record<string, string>> = {
+  pending_evaluations:
+    'autovacuum_vacuum_scale_factor=0, autovacuum_vacuum_threshold=5000, autovacuum_vacuum_cost_delay=0, ',
+};
 
 /**
  * What the migrations make and the entities cannot say: "-" facts are the migrated database's, "+"
@@ -33,28 +39,13 @@ const INEXPRESSIBLE = [
   // An EntitySchema index has no method (USING gin); the entity declares it with `synchronize: false`.
   '- index CREATE INDEX helios_traces_labels ON public.helios_traces USING gin (labels)',
   // Table storage parameters (autovacuum settings) have no entity option.
-  '- storage pending_evaluations autovacuum_vacuum_scale_factor=0, autovacuum_vacuum_threshold=5000, autovacuum_vacuum_cost_delay=0, autovacuum_analyze_threshold=100000',
-  ...[
-    'audit_records',
-    'budget_events',
-    'evaluation_tombstones',
-    'limit_charge_runs',
-    'limit_charges',
-    'limit_commits',
-    'pending_backlog',
-    'pending_backlog_freed',
-  ].map((table) => `- storage ${table} autovacuum_analyze_threshold=100000`),
+  ...plannerStatistics.busyTables.map(
+    (table) =>
+      `- storage ${table} ${QUEUE_VACUUM[table] ?? ''}autovacuum_analyze_threshold=${plannerStatistics.analyzeThreshold}`,
+  ),
   // Per-column statistics targets (migration PlannerStatistics) have no column option.
-  ...[
-    ['audit_records', ['id', 'tool_input', 'evidence_chain', 'upstream_response', 'metadata']],
-    ['evaluation_tombstones', ['evaluation_id', 'audit_record_id', 'payload_hash', 'record']],
-    ['pending_evaluations', ['evaluation_id', 'payload', 'commit_latch']],
-    ['limit_charge_runs', ['reservation_ids', 'amounts', 'at_ms']],
-    ['limit_charges', ['reservation_id']],
-    ['limit_commits', ['reservation_id', 'snapshots']],
-    ['budget_events', ['audit_record_id', 'amount', 'tool_name', 'origin']],
-  ].flatMap(([table, columns]) =>
-    (columns as string[]).map((column) => `- statistics ${table as string}.${column} 0`),
+  ...plannerStatistics.noStatistics.flatMap(([table, columns]) =>
+    columns.map((column) => `- statistics ${table}.${column} 0`),
   ),
   // Triggers (and the function behind them) are not part of an entity.
   '- trigger CREATE TRIGGER audit_records_append_only BEFORE DELETE OR UPDATE ON public.audit_records FOR EACH ROW EXECUTE FUNCTION audit_records_append_only()',

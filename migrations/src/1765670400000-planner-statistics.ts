@@ -4,7 +4,7 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * Planner statistics that cost less to keep, for the tables a busy API writes thousands of rows a
  * second into. Autoanalyze samples up to 30,000 rows of a table each time a tenth of it changed (at
  * most once per table per `autovacuum_naptime`): while such a table is young that is a pass every few
- * seconds, each costing 100–500 ms of CPU on this machine (measured after a few minutes of governance
+ * seconds, each costing 100–560 ms of CPU on this machine (measured after a few minutes of governance
  * load: `audit_records` at 216,000 rows 420–560 ms, `budget_events` at 99,000 rows 290 ms,
  * `limit_charge_runs` at 55,000 rows 160 ms), tens of µs per evaluate + audit pair in all.
  *

@@ -2,8 +2,9 @@
  * What PostgreSQL's catalog says about a set of tables, one line per fact, so two databases can be
  * compared fact by fact: columns (type, nullability, default, identity), constraints (their full
  * definition, CHECK expressions included), indexes (INCLUDE and WHERE included), storage options,
- * columns' own statistics targets and triggers. TypeORM's schema builder compares less than this (CHECKs by name only, index WHERE and
- * INCLUDE not at all, identity ALWAYS vs BY DEFAULT not at all); this is what catches the rest.
+ * columns' own statistics targets and triggers. TypeORM's schema builder compares less than this
+ * (CHECKs by name only, index WHERE and INCLUDE not at all, identity ALWAYS vs BY DEFAULT not at all);
+ * this is what catches the rest.
  */
 import { type DataSource } from 'typeorm';
 

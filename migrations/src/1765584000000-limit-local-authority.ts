@@ -64,7 +64,7 @@ CREATE TABLE "limit_charge_runs" (
 )`;
 const RUNS_INDEX = `CREATE INDEX "limit_charge_runs_bucket_last" ON "limit_charge_runs" ("bucket_id", "last_ms")`;
 /** Every charge, a row each, whether its bucket is shared (a row) or owned (an entry of a run). */
-const ENTRIES_VIEW = `
+export const ENTRIES_VIEW = `
 CREATE VIEW "limit_charge_entries" AS
   SELECT "bucket_id", "reservation_id", "amount", "at_ms" FROM "limit_charges"
   UNION ALL
@@ -84,7 +84,7 @@ const expandRuns = (ids: string): string => `
  * `[{"b": bucket, "r": reservation, "a": amount, "t": at_ms}]` (a run per bucket) and budget_events
  * rows by column name.
  */
-const WRITE_CHARGES = `
+export const WRITE_CHARGES = `
 CREATE FUNCTION "helios_limit_write_charges"(p_charges jsonb, p_ledger jsonb)
 RETURNS boolean LANGUAGE plpgsql AS $$
 BEGIN
@@ -115,7 +115,7 @@ END $$`;
  * lock the shared path's count takes: with the owner's own live ones, the sender-key cap it decides
  * against.
  */
-const CLAIM = `
+export const CLAIM = `
 CREATE FUNCTION "helios_limit_claim"(p_ids text[], p_family text[], p_epoch int[], p_key text[],
   p_window_type text[], p_window_ms bigint[], p_sender boolean[], p_owner text, p_now bigint,
   p_cooldown_ms bigint)
@@ -203,7 +203,7 @@ END $$`;
  * no longer owned by `p_owner` are left alone.
  * Returns the buckets handed back.
  */
-const DEMOTE = `
+export const DEMOTE = `
 CREATE FUNCTION "helios_limit_demote"(p_owner text, p_ids text[], p_last bigint[], p_since bigint[],
   p_holds jsonb, p_charges jsonb, p_ledger jsonb, p_commits jsonb, p_now bigint, p_demoted_at bigint)
 RETURNS SETOF text
@@ -253,7 +253,7 @@ END $$`;
  * Shared-path functions, edited to refuse owned buckets (and the sweep to skip them), and the shared
  * path's sender-key count to count owned sender-keyed buckets as live.
  */
-function sharedEdits(): readonly (readonly [before: string, after: string])[] {
+export function sharedEdits(): readonly (readonly [before: string, after: string])[] {
   const { PREPARE, APPLY } = boundedDefinitions();
   const liveCount = `WHERE lb."sender_scoped" AND lb."live_until_ms" > p_now;`;
   const lockAnchor = `  o_dirty := array_fill(false, ARRAY[cardinality(o_ids)]);`;

@@ -40,6 +40,7 @@ export {
   committedSnapshot,
   emptySnapshot,
   isIdleSessionPot,
+  ledgerNamesPot,
   nextBudgetEpoch,
   resetAtMs,
   retiredBudgetEpoch,

@@ -142,6 +142,7 @@ export function planBudgets(
   return plans;
 }
 
+/** `budget:<name>:…`: stores find a pot's ledger rows by the name in it (ledgerNamesPot). */
 function budgetKey(budget: CompiledBudget, call: CallIdentity): string {
   switch (budget.key) {
     case 'global':

@@ -10,6 +10,7 @@ import {
   type BucketRef,
   type BucketSnapshot,
   type BucketWindow,
+  type CommitCharge,
   RETIRED_BUDGET_IDENTITY,
 } from './limit-store.js';
 
@@ -29,6 +30,22 @@ export function bucketId(ref: BucketRef): string {
     bucketIds.set(ref, id);
   }
   return id;
+}
+
+/**
+ * True when a charge's ledger row names its own bucket's pot: a budget bucket whose key is
+ * `budget:<the ledger's budget>:…` (the service's budget keys; budget names have no ':'). A store can
+ * then find the charge again from the ledger alone (PostgreSQL's owned pots: migration
+ * OwnedBudgetLedger matches `split_part(bucket_key, ':', 2)`).
+ */
+export function ledgerNamesPot(charge: CommitCharge): boolean {
+  const name = charge.ledger?.budgetName;
+  return (
+    charge.family === 'budget' &&
+    name !== undefined &&
+    !name.includes(':') &&
+    charge.key.startsWith(`budget:${name}:`)
+  );
 }
 
 /** A sliding window's length, or a session pot's idle TTL. */

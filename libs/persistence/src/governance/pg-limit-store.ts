@@ -165,12 +165,20 @@ export class PgLimitStore implements LimitStore {
       if (route !== 'shared') local = authority.tryCommit(reservationId, charges, context, nowMs, true);
     }
     if (local === undefined) return undefined;
-    if (local.write !== undefined)
-      await runOnPool(this.dataSource, WRITE_CHARGES, [
-        authority.chargeFenceKeys(),
-        JSON.stringify(local.write.charges),
-        JSON.stringify(local.write.ledger),
-      ]);
+    const write = local.write;
+    if (write !== undefined) {
+      let written = false;
+      try {
+        await runOnPool(this.dataSource, WRITE_CHARGES, [
+          write.fenceKeys,
+          JSON.stringify(write.charges),
+          JSON.stringify(write.ledger),
+        ]);
+        written = true;
+      } finally {
+        write.settle(written);
+      }
+    }
     return local.snapshots;
   }
 

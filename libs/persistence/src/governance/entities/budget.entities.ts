@@ -44,6 +44,12 @@ export interface BudgetEventRow {
   readonly auditRecordId: string;
   readonly timestampMs: string;
   readonly createdAt: Date;
+  /**
+   * The reservation (evaluation id) the charge was held under (OwnedBudgetLedger1765756800000); null on
+   * rows written before it. An owned pot's rows are its charges: a hand-back turns them into
+   * `limit_charges` rows.
+   */
+  readonly reservationId: string | null;
 }
 
 export const BudgetEventEntity = new EntitySchema<BudgetEventRow>({
@@ -62,6 +68,7 @@ export const BudgetEventEntity = new EntitySchema<BudgetEventRow>({
     auditRecordId: { name: 'audit_record_id', type: 'text' },
     timestampMs: { name: 'timestamp_ms', type: 'bigint' },
     createdAt: { name: 'created_at', type: 'timestamptz', default: () => 'now()' },
+    reservationId: { name: 'reservation_id', type: 'text', nullable: true },
   },
   indices: [
     { name: 'budget_events_pot', columns: ['budgetName', 'epoch', 'bucketKey', 'timestampMs'] },

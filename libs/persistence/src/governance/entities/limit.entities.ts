@@ -36,6 +36,11 @@ export interface LimitBucketRow {
   readonly owner: string | null;
   /** When an owner last handed it back because another process needed it (the claim cooldown). */
   readonly demotedAtMs: string | null;
+  /**
+   * An owned budget bucket's claim mark (OwnedBudgetLedger1765756800000): its pot's ledger rows with a
+   * larger id are the owner's charges. Null when shared, or not a budget.
+   */
+  readonly ledgerMark: string | null;
 }
 
 export const LimitBucketEntity = new EntitySchema<LimitBucketRow>({
@@ -65,6 +70,7 @@ export const LimitBucketEntity = new EntitySchema<LimitBucketRow>({
     liveUntilMs: { name: 'live_until_ms', type: 'bigint', default: 0 },
     owner: { type: 'text', nullable: true },
     demotedAtMs: { name: 'demoted_at_ms', type: 'bigint', nullable: true },
+    ledgerMark: { name: 'ledger_mark', type: 'bigint', nullable: true },
   },
   indices: [
     { name: 'limit_buckets_owner', columns: ['owner'], where: '"owner" IS NOT NULL' },

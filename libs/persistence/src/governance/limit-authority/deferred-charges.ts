@@ -6,10 +6,15 @@
  */
 import { type BucketLedgerRow, type ChargeRow, type LedgerRow } from './rows.js';
 
+/** The key of a commit's rows that no evaluation carries: its reservation (no evaluation id has a NUL). */
+const UNRECORDED = '\u0000unrecorded:';
+
 export interface Deferred {
   readonly reservationId: string;
   readonly charges: readonly ChargeRow[];
   readonly ledger: readonly BucketLedgerRow[];
+  /** Written with no record of the call (a commit without an evaluation): its commit stays remembered. */
+  readonly unrecorded?: boolean;
 }
 
 interface TakenCharges {
@@ -76,11 +81,24 @@ export class DeferredCharges {
     return { fenceKeys, charges, ledger, settle: (written) => this.settle(taken, written) };
   }
 
+  /**
+   * Rows of a commit no finalization carries (it has no evaluation), for a statement of their own: in
+   * flight like a finalization's, so a hand-back waits for it, and writes them itself if it failed.
+   */
+  carryNow(
+    deferred: Omit<Deferred, 'unrecorded'>,
+    fenceKeys: readonly string[],
+  ): FinalizationCharges | undefined {
+    const key = `${UNRECORDED}${deferred.reservationId}`;
+    this.defer(key, { ...deferred, unrecorded: true });
+    return this.carry([key], fenceKeys);
+  }
+
   /** Written: forgotten. Not written (the statement failed): waiting again, for the retry. */
   private settle(taken: TakenCharges, written: boolean): void {
     for (const [id, deferred] of taken.entries) {
-      if (written) this.onWritten(deferred.reservationId);
-      else this.waiting.set(id, deferred);
+      if (!written) this.waiting.set(id, deferred);
+      else if (deferred.unrecorded !== true) this.onWritten(deferred.reservationId);
       for (const bucket of bucketsOf(deferred)) {
         const left = (this.inFlight.get(bucket) ?? 1) - 1;
         if (left > 0) this.inFlight.set(bucket, left);
@@ -115,14 +133,14 @@ export class DeferredCharges {
     const parts = new Map<string, Deferred>();
     for (const [id, deferred] of this.waiting) {
       const mine: Deferred = {
-        reservationId: deferred.reservationId,
+        ...deferred,
         charges: deferred.charges.filter((row) => buckets.has(row.b)),
         ledger: deferred.ledger.filter((entry) => buckets.has(entry.bucket)),
       };
       if (mine.charges.length === 0 && mine.ledger.length === 0) continue;
       parts.set(id, mine);
       const rest: Deferred = {
-        reservationId: deferred.reservationId,
+        ...deferred,
         charges: deferred.charges.filter((row) => !buckets.has(row.b)),
         ledger: deferred.ledger.filter((entry) => !buckets.has(entry.bucket)),
       };
@@ -137,7 +155,7 @@ export class DeferredCharges {
         for (const [id, part] of parts) {
           const now = this.waiting.get(id);
           this.waiting.set(id, {
-            reservationId: part.reservationId,
+            ...part,
             charges: [...(now?.charges ?? []), ...part.charges],
             ledger: [...(now?.ledger ?? []), ...part.ledger],
           });

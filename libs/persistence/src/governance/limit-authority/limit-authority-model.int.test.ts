@@ -37,7 +37,8 @@ describe.each(databaseTargets)(
            OR b."hold_count" <> (SELECT count(*) FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id")
            OR b."oldest_ms" IS DISTINCT FROM (SELECT min(c."at_ms") FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id")
            OR (b."sender_scoped" AND b."live_until_ms" <> "helios_limit_live_until"(b))
-           OR EXISTS (SELECT 1 FROM "limit_charge_runs" r WHERE r."bucket_id" = b."bucket_id")`);
+           OR EXISTS (SELECT 1 FROM "limit_charge_runs" r WHERE r."bucket_id" = b."bucket_id")
+           OR b."ledger_mark" IS NOT NULL`);
       const [{ buckets }] = (await db.dataSource.query(
         `SELECT count(*)::int AS buckets FROM "limit_buckets"`,
       )) as [{ buckets: number }];

@@ -66,8 +66,9 @@ const DRIFTED = `
     OR b."charge_count" <> (SELECT count(*) FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id")
     OR b."held" <> coalesce((SELECT sum(h."amount") FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id"), 0)
     OR b."hold_count" <> (SELECT count(*) FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id")
-    -- A shared bucket's charges are rows; runs are an owner's alone.
-    OR EXISTS (SELECT 1 FROM "limit_charge_runs" r WHERE r."bucket_id" = b."bucket_id"))`;
+    -- A shared bucket's charges are rows; runs and ledger marks are an owner's alone.
+    OR EXISTS (SELECT 1 FROM "limit_charge_runs" r WHERE r."bucket_id" = b."bucket_id")
+    OR b."ledger_mark" IS NOT NULL)`;
 
 describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, makeDatabase) => {
   const db = sharedDatabase(makeDatabase);
@@ -150,6 +151,51 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
     // Handed back at close: the sums are rebuilt from the rows.
     await a.authority.close();
     expect(await potRow()).toMatchObject({ owner: null, charged: '20000000', held: '0', cooled: false });
+  });
+
+  it("keeps an owned pot's charges as its ledger rows, counted once across owners and hand-backs", async () => {
+    nextHour();
+    const spend = async (p: Process, amount: number) => {
+      const decided = decidedBody(await p.service.evaluate(pay(amount)));
+      expect(decided.decision).toBe('allow');
+      expect((await p.service.audit({ evaluation_id: decided.evaluation_id, status: 'success' })).type).toBe(
+        'Finalized',
+      );
+      return decided.evaluation_id;
+    };
+    const a = await start();
+    const first = await spend(a, 5);
+    await a.authority.close();
+    // Claimed again by another process: the rows before its claim are charge rows, not its ledger's.
+    const c = await start();
+    const second = await spend(c, 7);
+    expect(await potRow()).toMatchObject({ owner: c.authority.owner });
+    const runs = await db.dataSource.query(
+      `SELECT 1 FROM "limit_charge_runs" WHERE "bucket_id" = 'budget|1|budget:pot:global'`,
+    );
+    expect(runs).toEqual([]);
+    const ledger = await db.dataSource.query(
+      `SELECT "reservation_id", "amount"::text AS "amount" FROM "budget_events"
+       WHERE "budget_name" = 'pot' AND "timestamp_ms" = $1 ORDER BY "id"`,
+      [clock.ms],
+    );
+    expect(ledger).toEqual([
+      { reservation_id: first, amount: '5000000' },
+      { reservation_id: second, amount: '7000000' },
+    ]);
+    expect(await chargesOf(first)).toEqual(['5000000']);
+    expect(await chargesOf(second)).toEqual(['7000000']);
+    // 5 + 7 charged: 39 more would overshoot, 38 fits. A dead owner's ledger rows count after a takeover.
+    expect(decidedBody(await c.service.evaluate(pay(39))).decision).toBe('budget_exceeded');
+    await db.dataSource.query(`SELECT pg_terminate_backend($1)`, [c.authority.leaseBackendPid]);
+    await vi.waitFor(() => expect(c.authority.isActive).toBe(false));
+    const d = await start();
+    expect(await potRow()).toMatchObject({ owner: null, charged: '12000000' });
+    expect(decidedBody(await d.service.evaluate(pay(39))).decision).toBe('budget_exceeded');
+    await spend(d, 38);
+    await d.authority.close();
+    expect(await potRow()).toMatchObject({ owner: null, charged: '50000000', held: '0' });
+    expect(await chargesOf(second)).toEqual(['7000000']);
   });
 
   it('hands a bucket back when another process needs it; both then decide it on the shared path', async () => {

@@ -29,7 +29,6 @@ import { claimedState, DEMOTE, demoteParams, ownerKey, type ClaimRow } from './a
 import { distinctSorted } from '../limit-buckets.sql.js';
 import { Claims } from './claims.js';
 import { DeferredCharges, type FinalizationCharges } from './deferred-charges.js';
-import { type ChargeRow, type LedgerRow } from './rows.js';
 import { Lease } from './lease.js';
 import { Evictions } from './evictions.js';
 import { LocalLimits } from './local-limits.js';
@@ -186,7 +185,7 @@ export class LimitAuthority {
 
   /**
    * A commit decided in memory: its rows wait for the finalization of `context.latch.evaluationId`, or
-   * come back in `write` for the caller to write at once when there is no evaluation to carry them.
+   * come back in `write` for the caller to write at once (and `settle`) when no evaluation carries them.
    * A reservation this process never saw is committed here only once its latch was read (`latchRead`).
    */
   tryCommit(
@@ -195,9 +194,7 @@ export class LimitAuthority {
     context: CommitContext,
     nowMs: number,
     latchRead = false,
-  ):
-    | { snapshots: readonly BucketSnapshot[]; write?: { charges: ChargeRow[]; ledger: LedgerRow[] } }
-    | undefined {
+  ): { snapshots: readonly BucketSnapshot[]; write?: FinalizationCharges } | undefined {
     if (!this.active || !this.local.holdsOnlyHere(reservationId, charges) || this.anyDemoting(charges))
       return undefined;
     if (!latchRead && !this.local.knows(reservationId)) return undefined;
@@ -211,10 +208,8 @@ export class LimitAuthority {
       this.deferred.defer(evaluationId, { reservationId, charges: commit.charges, ledger: commit.ledger });
       return { snapshots: commit.snapshots };
     }
-    return {
-      snapshots: commit.snapshots,
-      write: { charges: [...commit.charges], ledger: commit.ledger.map((entry) => entry.row) },
-    };
+    const rows = { reservationId, charges: commit.charges, ledger: commit.ledger };
+    return { snapshots: commit.snapshots, write: this.deferred.carryNow(rows, this.chargeFenceKeys()) };
   }
 
   /** True when the release was decided here; otherwise the shared path must release it. */

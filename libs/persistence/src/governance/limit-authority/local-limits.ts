@@ -9,6 +9,7 @@ import {
   bucketId,
   checkSnapshot,
   committedSnapshot,
+  ledgerNamesPot,
   sameWindow,
   type BucketCheck,
   type BucketHold,
@@ -28,7 +29,10 @@ import {
 
 export interface LocalCommit {
   readonly snapshots: readonly BucketSnapshot[];
-  /** Rows to write; empty when the reservation was committed before (its first snapshots answered). */
+  /**
+   * Rows to write; empty when the reservation was committed before (its first snapshots answered).
+   * A budget charge whose ledger row names its pot has that row only (the ledger is the charge's record).
+   */
   readonly charges: readonly ChargeRow[];
   readonly ledger: readonly BucketLedgerRow[];
 }
@@ -176,15 +180,19 @@ export class LocalLimits {
     this.release(reservationId);
     const rows: ChargeRow[] = [];
     const ledger: BucketLedgerRow[] = [];
+    const buckets: string[] = [];
     const snapshots = charges.map((charge) => {
       const id = bucketId(charge);
       const bucket = this.owned.get(id) as SlidingBucket;
       bucket.charge(charge.amount, nowMs);
-      rows.push({ b: id, r: reservationId, a: charge.amount.toString(), t: nowMs });
-      if (charge.ledger !== undefined) ledger.push({ bucket: id, row: ledgerRow(charge, context, nowMs) });
+      buckets.push(id);
+      if (charge.ledger !== undefined)
+        ledger.push({ bucket: id, row: ledgerRow(charge, context, reservationId, nowMs) });
+      if (!ledgerNamesPot(charge))
+        rows.push({ b: id, r: reservationId, a: charge.amount.toString(), t: nowMs });
       return committedSnapshot(charge.limit, bucket.state(nowMs), nowMs);
     });
-    this.committed.set(reservationId, { snapshots, atMs: nowMs, buckets: rows.map((row) => row.b) });
+    this.committed.set(reservationId, { snapshots, atMs: nowMs, buckets });
     return { snapshots, charges: rows, ledger };
   }
 
@@ -256,7 +264,12 @@ export class LocalLimits {
   }
 }
 
-function ledgerRow(charge: CommitCharge, context: CommitContext, nowMs: number): LedgerRow {
+function ledgerRow(
+  charge: CommitCharge,
+  context: CommitContext,
+  reservationId: string,
+  nowMs: number,
+): LedgerRow {
   const ledger = charge.ledger as NonNullable<CommitCharge['ledger']>;
   return {
     budget_name: ledger.budgetName,
@@ -269,5 +282,6 @@ function ledgerRow(charge: CommitCharge, context: CommitContext, nowMs: number):
     origin: context.origin,
     audit_record_id: context.auditRecordId,
     timestamp_ms: nowMs,
+    reservation_id: reservationId,
   };
 }

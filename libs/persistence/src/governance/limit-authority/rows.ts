@@ -20,6 +20,8 @@ export interface LedgerRow {
   readonly origin: string;
   readonly audit_record_id: string;
   readonly timestamp_ms: number;
+  /** The charge's reservation: an owned pot's ledger row is the charge's only row (ledgerNamesPot). */
+  readonly reservation_id: string;
 }
 
 /** A hold row as `helios_limit_demote` takes it. */

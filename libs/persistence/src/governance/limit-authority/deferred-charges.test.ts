@@ -1,0 +1,42 @@
+import { describe, expect, it, vi } from 'vitest';
+import { DeferredCharges } from './deferred-charges.js';
+
+const rows = (reservationId: string) => ({
+  reservationId,
+  charges: [{ b: 'bucket-a', r: reservationId, a: '1', t: 5 }],
+  ledger: [],
+});
+
+describe('DeferredCharges.carryNow (a commit with no evaluation to carry its rows)', () => {
+  it('keeps a hand-back waiting while the rows are being written, and leaves it nothing once written', async () => {
+    const onWritten = vi.fn();
+    const deferred = new DeferredCharges(onWritten);
+    const write = deferred.carryNow(rows('r1'), ['key']);
+    expect(write?.charges).toEqual(rows('r1').charges);
+    let taken = false;
+    const handBack = deferred.takeBucketsWhenIdle(new Set(['bucket-a'])).then((part) => {
+      taken = true;
+      return part;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(taken).toBe(false);
+    write?.settle(true);
+    expect((await handBack).charges).toEqual([]);
+    // No record answers a retry of such a commit: its memory is kept.
+    expect(onWritten).not.toHaveBeenCalled();
+    expect(deferred.size).toBe(0);
+  });
+
+  it('gives a hand-back the rows whose statement failed, so they are written once all the same', async () => {
+    const deferred = new DeferredCharges();
+    deferred.carryNow(rows('r2'), ['key'])?.settle(false);
+    expect(deferred.size).toBe(1);
+    expect((await deferred.takeBucketsWhenIdle(new Set(['bucket-a']))).charges).toEqual(rows('r2').charges);
+    expect(deferred.size).toBe(0);
+  });
+
+  it('carries nothing for a commit with no rows (a repeated one)', () => {
+    const deferred = new DeferredCharges();
+    expect(deferred.carryNow({ reservationId: 'r3', charges: [], ledger: [] }, ['key'])).toBeUndefined();
+  });
+});

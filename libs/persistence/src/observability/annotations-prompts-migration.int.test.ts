@@ -3,26 +3,14 @@
  * tables): down removes exactly its tables, up brings back the same catalog.
  */
 import { AnnotationsPrompts1765238400000 } from '@helios/migrations';
-import { type DataSource, type QueryRunner } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import { catalogFacts, publicTables } from '../../test/support/schema-catalog.js';
 import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
 import { PgAnnotationStore } from './pg-annotation-store.js';
 import { PgPromptRegistry } from './pg-prompt-registry.js';
+import { inTransaction } from '../governance/sql.js';
 
 const TABLES = ['helios_annotations', 'helios_prompt_labels', 'helios_prompts'];
-
-async function inTransaction(dataSource: DataSource, work: (runner: QueryRunner) => Promise<void>) {
-  const runner = dataSource.createQueryRunner();
-  await runner.startTransaction();
-  try {
-    await work(runner);
-    await runner.commitTransaction();
-  } finally {
-    if (runner.isTransactionActive) await runner.rollbackTransaction();
-    await runner.release();
-  }
-}
 
 describe.each(databaseTargets)(
   'migration AnnotationsPrompts1765238400000 on the %s database',

@@ -3,27 +3,15 @@
  * down removes exactly its two tables, up brings back the same catalog, and the store works again.
  */
 import { Traces1765324800000 } from '@helios/migrations';
-import { type DataSource, type QueryRunner } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import { catalogFacts, publicTables } from '../../test/support/schema-catalog.js';
 import { databaseTargets, sharedDatabase } from '../../test/support/pg-databases.js';
 import { PgTraceStore } from './pg-trace-store.js';
 import { fixtureTrace } from './trace-fixtures.js';
+import { inTransaction } from '../governance/sql.js';
 
 const TABLES = ['helios_spans', 'helios_traces'];
 const quiet = { warn: () => undefined, error: () => undefined };
-
-async function inTransaction(dataSource: DataSource, work: (runner: QueryRunner) => Promise<void>) {
-  const runner = dataSource.createQueryRunner();
-  await runner.startTransaction();
-  try {
-    await work(runner);
-    await runner.commitTransaction();
-  } finally {
-    if (runner.isTransactionActive) await runner.rollbackTransaction();
-    await runner.release();
-  }
-}
 
 describe.each(databaseTargets)('migration Traces1765324800000 on the %s database', (_name, makeDatabase) => {
   const db = sharedDatabase(makeDatabase);

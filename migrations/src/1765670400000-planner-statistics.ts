@@ -42,8 +42,9 @@ export const BUSY_TABLES = [
 ];
 export const ANALYZE_THRESHOLD = 100_000;
 
-function setTargets(target: number): string[] {
-  return NO_STATISTICS.map(
+/** The statements setting these columns' statistics target (a later migration's columns too). */
+export function setTargets(target: number, columns = NO_STATISTICS): string[] {
+  return columns.map(
     ([table, columns]) =>
       `ALTER TABLE "${table}" ${columns.map((column) => `ALTER COLUMN "${column}" SET STATISTICS ${target}`).join(', ')}`,
   );

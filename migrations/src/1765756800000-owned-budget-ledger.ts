@@ -7,6 +7,7 @@ import {
   sharedEdits,
   WRITE_CHARGES,
 } from './1765584000000-limit-local-authority.js';
+import { setTargets } from './1765670400000-planner-statistics.js';
 
 /**
  * An owned budget pot's charges are its ledger rows: a budget charge decided in memory writes its
@@ -108,9 +109,7 @@ export class OwnedBudgetLedger1765756800000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "budget_events" ADD COLUMN "reservation_id" text`);
-    for (const [table, columns] of LEDGER_NO_STATISTICS)
-      for (const column of columns)
-        await queryRunner.query(`ALTER TABLE "${table}" ALTER COLUMN "${column}" SET STATISTICS 0`);
+    for (const statement of setTargets(0, LEDGER_NO_STATISTICS)) await queryRunner.query(statement);
     await queryRunner.query(`ALTER TABLE "limit_buckets" ADD COLUMN "ledger_mark" bigint`);
     for (const [, after] of definitions()) await queryRunner.query(after);
     await queryRunner.query(VIEW_AFTER);

@@ -5,17 +5,11 @@
  * once.
  */
 import { describe, expect, it } from 'vitest';
-import { decidedBody, harness, type Harness } from '../testing/service-harness.js';
+import { allowAllPolicy, decidedBody, harness, type Harness } from '../testing/service-harness.js';
 
-const POT = `
-version: '1'
-sdk: { enabled: true }
-policies:
-  rules:
-    - { name: anything, match: {}, action: allow }
-budgets:
+const POT = allowAllPolicy(`
   - { name: pot, limit: 50, currency: USD, window: 1h, contributors: [ { match: { tool: pay }, field: amount } ] }
-`;
+`);
 
 async function spend(h: Harness, tool: string, amount: number) {
   return decidedBody(await h.service.evaluate({ tool: { name: tool }, arguments: { amount } }));

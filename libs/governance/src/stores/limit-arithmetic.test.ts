@@ -1,20 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '../engine/load-policy.js';
 import { planBudgets } from '../service/limit-planning.js';
+import { allowAllPolicy } from '../testing/service-harness.js';
 import { ledgerNamesPot } from './limit-arithmetic.js';
 import { type CommitCharge } from './limit-store.js';
 
-const POLICY = `
-version: '1'
-sdk: { enabled: true }
-policies:
-  rules:
-    - { name: anything, match: {}, action: allow }
-budgets:
+const POLICY = allowAllPolicy(`
   - { name: team-pot_1, limit: 5, currency: USD, window: 1h, key: global, contributors: [ { match: { tool: pay }, field: amount } ] }
   - { name: per-session, limit: 5, currency: USD, window: 1h, key: session, contributors: [ { match: { tool: pay }, field: amount } ] }
   - { name: per_sender, limit: 5, currency: USD, window: 1h, key: sender_id, contributors: [ { match: { tool: pay }, field: amount } ] }
-`;
+`);
 
 /** The commit charges a `pay` call feeds, as the service builds them. */
 function plannedCharges(sessionId: string | undefined, senderId: string | undefined): CommitCharge[] {

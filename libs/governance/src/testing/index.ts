@@ -3,7 +3,7 @@
  * manual clock (`harness`), and contract suites every store implementation runs, so the in-memory stores
  * and the PostgreSQL ones are held to the same cases. Imports `vitest`; use it from tests only.
  */
-export { decidedBody, harness, ManualClock, type Harness } from './service-harness.js';
+export { allowAllPolicy, decidedBody, harness, ManualClock, type Harness } from './service-harness.js';
 export { type ContractFactory, type ContractSubject } from './contracts/contract-subject.js';
 export {
   bucketCheck,

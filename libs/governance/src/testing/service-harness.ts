@@ -31,6 +31,18 @@ export interface Harness {
   readonly audit: MemoryAuditSink;
 }
 
+/** A policy that allows every call and feeds `budgets` (YAML list items under `budgets:`). */
+export function allowAllPolicy(budgets: string): string {
+  return `
+version: '1'
+sdk: { enabled: true }
+policies:
+  rules:
+    - { name: anything, match: {}, action: allow }
+budgets:
+${budgets}`;
+}
+
 export async function harness(
   yaml: string,
   options: { limits?: Partial<GovernanceLimits>; evidence?: boolean; limitStore?: MemoryLimitStore } = {},

@@ -94,7 +94,10 @@ export class DeferredCharges {
     return this.carry([key], fenceKeys);
   }
 
-  /** Written: forgotten. Not written (the statement failed): waiting again, for the retry. */
+  /**
+   * Written: forgotten (and, unless unrecorded, so is its commit: the record answers a retry). Not
+   * written (the statement failed): waiting again, for the retry.
+   */
   private settle(taken: TakenCharges, written: boolean): void {
     for (const [id, deferred] of taken.entries) {
       if (!written) this.waiting.set(id, deferred);

@@ -11,7 +11,7 @@ import {
   type CommitCharge,
   type EvaluateRequest,
 } from '@helios/governance';
-import { decidedBody, ManualClock } from '@helios/governance/testing';
+import { allowAllPolicy, decidedBody, ManualClock } from '@helios/governance/testing';
 import { type DataSource } from 'typeorm';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { databaseTargets, sharedDatabase } from '../../../test/support/pg-databases.js';
@@ -21,19 +21,13 @@ import { PgLimitStore } from '../pg-limit-store.js';
 import { PgPendingEvaluationStore } from '../pg-pending-evaluation-store.js';
 import { LimitAuthority } from './limit-authority.js';
 
-const POLICY = `
-version: '1'
-sdk: { enabled: true }
-policies:
-  rules:
-    - { name: anything, match: {}, action: allow }
-budgets:
+const POLICY = allowAllPolicy(`
   - name: pot
     limit: 50
     currency: USD
     window: 1h
     contributors: [ { match: { tool: pay }, field: amount } ]
-`;
+`);
 
 interface Process {
   readonly service: GovernanceService;

@@ -34,6 +34,7 @@ export type * from './stores/limit-store.js';
 export { RETIRED_BUDGET_IDENTITY } from './stores/limit-store.js';
 export {
   bucketId,
+  bucketIdOf,
   bucketWindow,
   checkSnapshot,
   usedSnapshot,

@@ -70,6 +70,7 @@ function commitCharges(
  */
 function commitCharge(charge: PlannedCharge, amount: bigint, ledger: CommitCharge['ledger']): CommitCharge {
   return {
+    id: charge.id,
     family: charge.family,
     key: charge.key,
     epoch: charge.epoch,

@@ -11,6 +11,7 @@ import {
 } from '../engine/compiled-policy.js';
 import { matchInputConditions } from '../engine/conditions.js';
 import { resolveDotPath } from '../engine/dot-path.js';
+import { bucketIdOf } from '../stores/limit-arithmetic.js';
 import { type PlannedCharge } from '../stores/planned-charge.js';
 import { toMicroUnits } from '../util/money.js';
 
@@ -68,6 +69,7 @@ export function planRuleLimit(rule: CompiledRule | undefined, call: CallIdentity
       limit,
       sessionless,
       charge: {
+        id: bucketIdOf('rate', 0, key),
         key,
         epoch: 0,
         onBreach: 'refuse',
@@ -90,6 +92,7 @@ export function planRuleLimit(rule: CompiledRule | undefined, call: CallIdentity
     limit,
     sessionless,
     charge: {
+      id: bucketIdOf('spend', 0, key),
       key,
       epoch: 0,
       onBreach: 'refuse',
@@ -119,15 +122,18 @@ export function planBudgets(
     );
     if (contributor === undefined) continue;
     const amount = toMicroUnits(resolveDotPath(call.args ?? {}, contributor.field));
+    const key = budgetKey(budget, call);
+    const epoch = epochs.get(budget.name) ?? 1;
     plans.push({
       budget,
       amount,
       sessionless: budget.key === 'session' && call.sessionId === undefined,
       charge: {
+        id: bucketIdOf('budget', epoch, key),
         family: 'budget',
         role: 'budget',
-        key: budgetKey(budget, call),
-        epoch: epochs.get(budget.name) ?? 1,
+        key,
+        epoch,
         amount: amount ?? 0n,
         limit: budget.limit,
         window: budget.window,

@@ -28,6 +28,11 @@ export interface BucketRef {
   readonly key: string;
   /** Budget epoch (0 for rule limits): a changed budget identity starts a fresh pot. */
   readonly epoch: number;
+  /**
+   * `bucketIdOf(family, epoch, key)`, when whoever made the ref computed it (the service's planned
+   * charges): `bucketId` then answers it as it is. Never anything else.
+   */
+  readonly id?: string;
 }
 
 export interface BucketCheck extends BucketRef {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, identityJsonBytes, jsonByteLength } from './canonical-json.js';
+import { canonicalJson, identityJsonBytes, jsonByteLength, keyAmountJsonBytes } from './canonical-json.js';
 
 describe('canonical JSON', () => {
   it('sorts keys at every depth and drops undefined members', () => {
@@ -29,6 +29,18 @@ describe('canonical JSON', () => {
           );
         }
       }
+    }
+  });
+
+  it('counts key and amount pairs exactly as jsonByteLength of the pairs would', () => {
+    const keys = ['tool:send:rule:2', 'budget:pay:session:sé', 'sender:"U7":rule:0', 'k\\\t😀', ''];
+    const amounts = [0n, 1n, 10_000n, 123_456_789_012_345n];
+    for (let n = 0; n <= 3; n += 1) {
+      const charges = Array.from({ length: n }, (_, i) => ({
+        key: keys[(i * 3 + n) % keys.length] ?? '',
+        amount: amounts[(i + n) % amounts.length] ?? 0n,
+      }));
+      expect(keyAmountJsonBytes(charges)).toBe(jsonByteLength(charges.map((c) => [c.key, String(c.amount)])));
     }
   });
 });

@@ -53,3 +53,14 @@ export function identityJsonBytes(
     jsonStringBytes(origin)
   );
 }
+
+/**
+ * `jsonByteLength(charges.map((c) => [c.key, String(c.amount)]))` without building the pairs or the
+ * text: what a pending evaluation's planned charges count against the backlog byte cap.
+ */
+export function keyAmountJsonBytes(charges: readonly { key: string; amount: bigint }[]): number {
+  // `[` and `]`, a comma between pairs; each pair `["key","amount"]`.
+  let bytes = charges.length === 0 ? 2 : 1 + charges.length;
+  for (const charge of charges) bytes += jsonStringBytes(charge.key) + charge.amount.toString().length + 5;
+  return bytes;
+}

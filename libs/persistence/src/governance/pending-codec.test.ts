@@ -1,4 +1,4 @@
-import { type PendingEvaluation } from '@helios/governance';
+import { bucketIdOf, type PendingEvaluation, type PlannedCharge } from '@helios/governance';
 import { describe, expect, it } from 'vitest';
 import { decodePending, encodePending, type EncodedPending } from './pending-codec.js';
 
@@ -40,5 +40,28 @@ describe('pending codec', () => {
     expect(decoded.toolInputJson).toBe('{"amount":12.5}');
     expect(decoded.metadataJson).toBe('{"sender_id":"U7"}');
     expect(decoded).not.toHaveProperty('toolInput');
+  });
+
+  it("leaves a charge's bucket id out of the payload and derives it again when reading", () => {
+    const charge: PlannedCharge = {
+      id: bucketIdOf('rate', 0, 'tool:pay:rule:0'),
+      family: 'rate',
+      key: 'tool:pay:rule:0',
+      epoch: 0,
+      amount: 1n,
+      limit: 5n,
+      window: { type: 'sliding', ms: 1_000 },
+      onBreach: 'refuse',
+      senderScoped: false,
+      role: 'rate',
+      budgetName: undefined,
+      currency: undefined,
+      breached: false,
+    };
+    const payload = JSON.parse(
+      JSON.stringify(encodePending({ ...entry, charges: [charge] })),
+    ) as EncodedPending;
+    expect(payload.charges[0]).not.toHaveProperty('id');
+    expect(decodePending(payload, null).charges).toStrictEqual([charge]);
   });
 });

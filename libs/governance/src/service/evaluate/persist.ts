@@ -8,7 +8,7 @@ import { sessionStrategySummary } from '../../engine/grounding.js';
 import { type ApprovalTicket } from '../../stores/approval-ticket-store.js';
 import { type AuditRecord } from '../../stores/audit-record.js';
 import { type PendingEvaluation, type Tombstone } from '../../stores/pending-evaluation-store.js';
-import { jsonByteLength } from '../../util/canonical-json.js';
+import { jsonByteLength, keyAmountJsonBytes } from '../../util/canonical-json.js';
 import { buildRecord, parseObject } from '../record-builder.js';
 import { nowIso, type ServiceContext } from '../service-context.js';
 import { type Evaluation, type Passed, type TerminalVerdict } from './evaluation.js';
@@ -101,9 +101,7 @@ export function pendingEntry(
     : undefined;
   const bytes =
     call.entryBytes +
-    (charges.length === 0
-      ? EMPTY_ARRAY_BYTES
-      : jsonByteLength(charges.map((c) => [c.key, String(c.amount)]))) +
+    keyAmountJsonBytes(charges) +
     (budgetsAtEvaluate === undefined ? EMPTY_ARRAY_BYTES : jsonByteLength(budgetsAtEvaluate));
   // Written out rather than spread: a spread into this many fields is a slow path in V8.
   return {

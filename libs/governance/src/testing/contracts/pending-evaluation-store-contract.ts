@@ -4,6 +4,7 @@
  * empty backlog (the factory's job for a store over shared data) and uses ids of its own.
  */
 import { describe, expect, it } from 'vitest';
+import { bucketIdOf } from '../../stores/limit-arithmetic.js';
 import {
   type PendingEvaluation,
   type PendingEvaluationStore,
@@ -75,8 +76,10 @@ function fullEntry(evaluationId: string): PendingEvaluation {
         reset_at_ms: 3_601_000,
       },
     ],
+    // Each with its bucket id, as the service plans them (a store may derive it again when reading).
     charges: [
       {
+        id: bucketIdOf('budget', 3, 'budget:payments:global'),
         family: 'budget',
         key: 'budget:payments:global',
         epoch: 3,
@@ -91,6 +94,7 @@ function fullEntry(evaluationId: string): PendingEvaluation {
         breached: true,
       },
       {
+        id: bucketIdOf('rate', 0, 'tool:pay:rule:0'),
         family: 'rate',
         key: 'tool:pay:rule:0',
         epoch: 0,

@@ -44,8 +44,8 @@ export class LocalLimits {
   private readonly owned = new Map<string, SlidingBucket>();
   /** The owned buckets keyed by a caller-minted sender id (they count against the sender-key cap). */
   private readonly senders = new Set<string>();
-  /** Reservation id → the owned buckets it holds. */
-  private readonly reservations = new Map<string, Set<string>>();
+  /** Reservation id → the owned buckets it holds (an array: a call holds one to a few). */
+  private readonly reservations = new Map<string, string[]>();
   /** Reservation id → its first commit's snapshots, oldest first (insertion order). */
   private readonly committed = new Map<
     string,
@@ -66,6 +66,7 @@ export class LocalLimits {
 
   /** Distinct sender-keyed buckets of these checks that hold nothing live (they would become live). */
   freshSenders(checks: readonly BucketCheck[], nowMs: number): number {
+    if (!checks.some((check) => check.senderScoped)) return 0;
     const fresh = new Set<string>();
     for (const check of checks) {
       const id = bucketId(check);
@@ -116,7 +117,7 @@ export class LocalLimits {
   ): void {
     this.owned.set(id, bucket);
     if (senderScoped) this.senders.add(id);
-    for (const reservationId of holds.keys()) this.holdsOf(reservationId).add(id);
+    for (const reservationId of holds.keys()) this.addHold(reservationId, id);
   }
 
   /** Lets a bucket go (handed back or taken over); returns it for its holds. */
@@ -155,12 +156,9 @@ export class LocalLimits {
       const room = request.maxSenderKeys - liveOthers - fresh;
       if (this.senders.size > room && this.liveSenders(nowMs) > room) return { type: 'capacity_exhausted' };
     }
-    const amounts = new Map<string, bigint>();
-    for (const check of checks)
-      amounts.set(bucketId(check), (amounts.get(bucketId(check)) ?? 0n) + check.amount);
-    for (const [id, amount] of amounts) {
+    for (const [id, amount] of amountsByBucket(checks)) {
       this.owned.get(id)?.hold(reservationId, amount, request.expiresAtMs, nowMs);
-      this.holdsOf(reservationId).add(id);
+      this.addHold(reservationId, id);
     }
     return { type: 'reserved', snapshots };
   }
@@ -247,13 +245,10 @@ export class LocalLimits {
     return { idle, large };
   }
 
-  private holdsOf(reservationId: string): Set<string> {
-    let ids = this.reservations.get(reservationId);
-    if (ids === undefined) {
-      ids = new Set();
-      this.reservations.set(reservationId, ids);
-    }
-    return ids;
+  private addHold(reservationId: string, id: string): void {
+    const ids = this.reservations.get(reservationId);
+    if (ids === undefined) this.reservations.set(reservationId, [id]);
+    else if (!ids.includes(id)) ids.push(id);
   }
 
   private forgetCommitsBefore(cutoffMs: number): void {
@@ -262,6 +257,18 @@ export class LocalLimits {
       this.committed.delete(id);
     }
   }
+}
+
+/** Each bucket's total over the checks (a call may check one bucket twice); one check needs no map. */
+function amountsByBucket(checks: readonly BucketCheck[]): Iterable<[string, bigint]> {
+  const only = checks.length === 1 ? checks[0] : undefined;
+  if (only !== undefined) return [[bucketId(only), only.amount]];
+  const amounts = new Map<string, bigint>();
+  for (const check of checks) {
+    const id = bucketId(check);
+    amounts.set(id, (amounts.get(id) ?? 0n) + check.amount);
+  }
+  return amounts;
 }
 
 function ledgerRow(

@@ -40,3 +40,21 @@ describe('DeferredCharges.carryNow (a commit with no evaluation to carry its row
     expect(deferred.carryNow({ reservationId: 'r3', charges: [], ledger: [] }, ['key'])).toBeUndefined();
   });
 });
+
+describe('DeferredCharges.carry (the rows a finalization statement carries)', () => {
+  it('keeps a hand-back waiting only for statements that carry its buckets', async () => {
+    const deferred = new DeferredCharges();
+    deferred.defer('e1', rows('r4'));
+    const write = deferred.carry(['e1', 'e-none'], ['key']);
+    expect(write?.charges).toEqual(rows('r4').charges);
+    // bucket-b is carried by no running statement: its hand-back goes ahead at once.
+    expect((await deferred.takeBucketsWhenIdle(new Set(['bucket-b']))).charges).toEqual([]);
+    let taken = false;
+    const handBack = deferred.takeBucketsWhenIdle(new Set(['bucket-a'])).then(() => (taken = true));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(taken).toBe(false);
+    write?.settle(true);
+    await handBack;
+    expect(taken).toBe(true);
+  });
+});

@@ -18,7 +18,7 @@ export interface Deferred {
 }
 
 interface TakenCharges {
-  readonly entries: ReadonlyMap<string, Deferred>;
+  readonly entries: readonly (readonly [string, Deferred])[];
   readonly charges: readonly ChargeRow[];
   readonly ledger: readonly LedgerRow[];
 }
@@ -39,7 +39,11 @@ export interface TakenBuckets {
 
 export class DeferredCharges {
   private readonly waiting = new Map<string, Deferred>();
-  private readonly inFlight = new Map<string, number>();
+  /**
+   * What the statements running now carry. A hand-back (rare) scans them for its buckets; a call then
+   * costs no bookkeeping per bucket.
+   */
+  private readonly inFlight = new Set<TakenCharges>();
   private readonly drained = new Set<() => void>();
 
   /** `onWritten`: a reservation's charges were written (with its call's record). */
@@ -54,29 +58,29 @@ export class DeferredCharges {
     this.waiting.set(evaluationId, deferred);
   }
 
-  /** The rows of these evaluations, marked in flight until `settle`. */
+  /** The rows of these evaluations, in flight until `settle`. */
   private take(evaluationIds: readonly string[]): TakenCharges {
-    const entries = new Map<string, Deferred>();
-    for (const id of evaluationIds) {
-      const deferred = this.waiting.get(id);
-      if (deferred === undefined) continue;
-      this.waiting.delete(id);
-      entries.set(id, deferred);
-      for (const bucket of bucketsOf(deferred))
-        this.inFlight.set(bucket, (this.inFlight.get(bucket) ?? 0) + 1);
-    }
-    const all = [...entries.values()];
-    return {
-      entries,
-      charges: all.flatMap((deferred) => deferred.charges),
-      ledger: all.flatMap((deferred) => deferred.ledger.map((entry) => entry.row)),
-    };
+    const entries: [string, Deferred][] = [];
+    const charges: ChargeRow[] = [];
+    const ledger: LedgerRow[] = [];
+    if (this.waiting.size > 0)
+      for (const id of evaluationIds) {
+        const deferred = this.waiting.get(id);
+        if (deferred === undefined) continue;
+        this.waiting.delete(id);
+        entries.push([id, deferred]);
+        for (const row of deferred.charges) charges.push(row);
+        for (const entry of deferred.ledger) ledger.push(entry.row);
+      }
+    const taken = { entries, charges, ledger };
+    if (entries.length > 0) this.inFlight.add(taken);
+    return taken;
   }
 
   /** The rows of these evaluations for one statement fenced by `fenceKeys`; undefined when none. */
   carry(evaluationIds: readonly string[], fenceKeys: readonly string[]): FinalizationCharges | undefined {
     const taken = this.take(evaluationIds);
-    if (taken.entries.size === 0) return undefined;
+    if (taken.entries.length === 0) return undefined;
     const { charges, ledger } = taken;
     return { fenceKeys, charges, ledger, settle: (written) => this.settle(taken, written) };
   }
@@ -99,21 +103,29 @@ export class DeferredCharges {
    * written (the statement failed): waiting again, for the retry.
    */
   private settle(taken: TakenCharges, written: boolean): void {
+    this.inFlight.delete(taken);
     for (const [id, deferred] of taken.entries) {
       if (!written) this.waiting.set(id, deferred);
       else if (deferred.unrecorded !== true) this.onWritten(deferred.reservationId);
-      for (const bucket of bucketsOf(deferred)) {
-        const left = (this.inFlight.get(bucket) ?? 1) - 1;
-        if (left > 0) this.inFlight.set(bucket, left);
-        else this.inFlight.delete(bucket);
-      }
     }
-    for (const wake of [...this.drained]) wake();
+    if (this.drained.size > 0) for (const wake of [...this.drained]) wake();
+  }
+
+  /** True while a running statement carries rows of one of these buckets. */
+  private carrying(buckets: ReadonlySet<string>): boolean {
+    for (const taken of this.inFlight)
+      for (const [, deferred] of taken.entries)
+        if (
+          deferred.charges.some((row) => buckets.has(row.b)) ||
+          deferred.ledger.some((entry) => buckets.has(entry.bucket))
+        )
+          return true;
+    return false;
   }
 
   /** Resolves once no statement carrying these buckets' rows is running. */
-  async idle(buckets: readonly string[]): Promise<void> {
-    while (buckets.some((bucket) => this.inFlight.has(bucket))) {
+  private async idle(buckets: ReadonlySet<string>): Promise<void> {
+    while (this.carrying(buckets)) {
       await new Promise<void>((resolve) => {
         const wake = (): void => {
           this.drained.delete(wake);
@@ -131,8 +143,7 @@ export class DeferredCharges {
    */
   async takeBucketsWhenIdle(buckets: ReadonlySet<string>): Promise<TakenBuckets> {
     // Rechecked after each wait: a finalization may take some of them before this resumes.
-    const ids = [...buckets];
-    while (ids.some((bucket) => this.inFlight.has(bucket))) await this.idle(ids);
+    while (this.carrying(buckets)) await this.idle(buckets);
     const parts = new Map<string, Deferred>();
     for (const [id, deferred] of this.waiting) {
       const mine: Deferred = {
@@ -166,12 +177,4 @@ export class DeferredCharges {
       },
     };
   }
-}
-
-/** Distinct, as an array: a call charges one to a few buckets (a Set costs more at that size). */
-function bucketsOf(deferred: Deferred): string[] {
-  const buckets: string[] = [];
-  for (const row of deferred.charges) if (!buckets.includes(row.b)) buckets.push(row.b);
-  for (const entry of deferred.ledger) if (!buckets.includes(entry.bucket)) buckets.push(entry.bucket);
-  return buckets;
 }

@@ -40,7 +40,7 @@ const OWNED_POT_ROWS = `"budget_events" e
    AND e."reservation_id" IS NOT NULL`;
 
 const VIEW_BEFORE = replaceOnce(ENTRIES_VIEW, 'CREATE VIEW', 'CREATE OR REPLACE VIEW');
-const VIEW_AFTER = `${VIEW_BEFORE}
+export const VIEW_AFTER = `${VIEW_BEFORE}
   UNION ALL
   SELECT lb."bucket_id", e."reservation_id", e."amount", e."timestamp_ms"
   FROM "limit_buckets" lb JOIN ${OWNED_POT_ROWS}
@@ -57,7 +57,7 @@ function applyBefore(): string {
 const LEDGER_COLUMNS = `"tool_name", "origin", "audit_record_id", "timestamp_ms")`;
 
 /** Each edited definition before and after (each edit must match once, so the change reads as a diff). */
-function definitions(): readonly (readonly [before: string, after: string])[] {
+export function definitions(): readonly (readonly [before: string, after: string])[] {
   const edit = (text: string, edits: readonly (readonly [string, string])[]): readonly [string, string] => [
     orReplace(text),
     orReplace(edits.reduce((body, [from, to]) => replaceOnce(body, from, to), text)),

@@ -28,12 +28,16 @@ const QUEUE_VACUUM: Readonly<Record<string, string>> = {
  */
 const INEXPRESSIBLE = [
   // EntitySchema drops `generatedIdentity`: its identity columns are BY DEFAULT, the migrations' ALWAYS.
-  ...['budget_events.id', 'limit_charges.id', 'limit_charge_runs.id', 'pending_evaluations.seq'].flatMap(
-    (column) => [
-      `- column ${column} bigint not null default - identity ALWAYS`,
-      `+ column ${column} bigint not null default - identity BY DEFAULT`,
-    ],
-  ),
+  ...[
+    'budget_events.id',
+    'limit_charges.id',
+    'limit_charge_runs.id',
+    'limit_charge_journal.id',
+    'pending_evaluations.seq',
+  ].flatMap((column) => [
+    `- column ${column} bigint not null default - identity ALWAYS`,
+    `+ column ${column} bigint not null default - identity BY DEFAULT`,
+  ]),
   // TypeORM indexes have no INCLUDE columns; the entity declares it with `synchronize: false`.
   '- index CREATE INDEX limit_charges_bucket_at ON public.limit_charges USING btree (bucket_id, at_ms) INCLUDE (amount)',
   // An EntitySchema index has no method (USING gin); the entity declares it with `synchronize: false`.

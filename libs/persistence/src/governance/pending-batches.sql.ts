@@ -105,7 +105,7 @@ const RECORDS = `jsonb_populate_recordset(NULL::"audit_records", $6::jsonb)`;
  * is overwritten. The limit authority's charges for these calls (limit-authority/deferred-charges.ts)
  * are written first, whether or not this statement finalizes the call: the call ran, and its charge
  * was counted when /audit committed it. Params: tombstone columns as arrays, records, fence keys,
- * charges, ledger rows. Returns the finalized ids.
+ * charges, ledger rows, their owner (the charges are one row of its journal). Returns the finalized ids.
  */
 export const FINALIZE_BATCH: NamedStatement = {
   name: 'helios_finalize_batch',
@@ -113,7 +113,8 @@ export const FINALIZE_BATCH: NamedStatement = {
 WITH "input" AS (
   SELECT * FROM ${UNNEST_TOMBSTONES}
   -- Once, before any row: the charges the limit authority decided in memory for these calls, fenced.
-  WHERE (SELECT "helios_limit_fence"($7::bigint[]) AND "helios_limit_write_charges"($8::jsonb, $9::jsonb))
+  WHERE (SELECT "helios_limit_fence"($7::bigint[])
+                 AND "helios_limit_journal_charges"($10::text, $8::jsonb, $9::jsonb))
 ), "locked" AS (
   -- A row another process's /audit latched with another payload stays: that /audit gets a conflict.
   SELECT p."evaluation_id" FROM "pending_evaluations" p JOIN "input" i ON i."evaluation_id" = p."evaluation_id"

@@ -173,6 +173,7 @@ export class PgLimitStore implements LimitStore {
           write.fenceKeys,
           JSON.stringify(write.charges),
           JSON.stringify(write.ledger),
+          write.owner,
         ]);
         written = true;
       } finally {

@@ -268,6 +268,7 @@ export class PgPendingEvaluationStore implements PendingEvaluationStore {
         carried?.fenceKeys ?? [],
         JSON.stringify(carried?.charges ?? []),
         JSON.stringify(carried?.ledger ?? []),
+        carried?.owner ?? null,
       ]);
       written = true;
       const finalized = new Set(rows.map((row) => row.evaluation_id));

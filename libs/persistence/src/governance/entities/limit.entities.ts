@@ -152,6 +152,32 @@ export const LimitChargeRunEntity = new EntitySchema<LimitChargeRunRow>({
   indices: [{ name: 'limit_charge_runs_bucket_last', columns: ['bucketId', 'lastMs'] }],
 });
 
+/**
+ * An owner's charges of one finalization batch, of any of its buckets, as aligned arrays (migration
+ * OwnerChargeJournal): compacted into runs now and then, and when a bucket in it is handed back.
+ */
+export interface LimitChargeJournalRow {
+  readonly owner: string;
+  readonly id: string;
+  readonly bucketIds: string[];
+  readonly reservationIds: string[];
+  readonly amounts: string[];
+  readonly atMs: string[];
+}
+
+export const LimitChargeJournalEntity = new EntitySchema<LimitChargeJournalRow>({
+  name: 'LimitChargeJournal',
+  tableName: 'limit_charge_journal',
+  columns: {
+    owner: { type: 'text', primary: true, primaryKeyConstraintName: 'limit_charge_journal_pkey' },
+    id: identityKey('limit_charge_journal'),
+    bucketIds: { name: 'bucket_ids', type: 'text', array: true },
+    reservationIds: { name: 'reservation_ids', type: 'text', array: true },
+    amounts: { ...MICRO_UNITS, array: true },
+    atMs: { name: 'at_ms', type: 'bigint', array: true },
+  },
+});
+
 export interface LimitChargeRow {
   readonly id: string;
   readonly bucketId: string;

@@ -22,7 +22,13 @@ export const DEMOTE: NamedStatement = {
 /** Charges decided here with no finalization to carry them (a commit without an evaluation id). */
 export const WRITE_CHARGES: NamedStatement = {
   name: 'helios_limit_write_now',
-  text: `SELECT "helios_limit_fence"($1::bigint[]) AND "helios_limit_write_charges"($2::jsonb, $3::jsonb) AS "ok"`,
+  text: `SELECT "helios_limit_fence"($1::bigint[]) AND "helios_limit_journal_charges"($4::text, $2::jsonb, $3::jsonb) AS "ok"`,
+};
+
+/** The owner's charge journal into runs, one per bucket (migration OwnerChargeJournal), fenced. */
+export const COMPACT_JOURNAL: NamedStatement = {
+  name: 'helios_limit_compact_journal',
+  text: `SELECT "helios_limit_compact_journal"($1::text, $2::bigint[]) AS "runs"`,
 };
 
 /**

@@ -10,7 +10,7 @@ const rows = (reservationId: string) => ({
 describe('DeferredCharges.carryNow (a commit with no evaluation to carry its rows)', () => {
   it('keeps a hand-back waiting while the rows are being written, and leaves it nothing once written', async () => {
     const onWritten = vi.fn();
-    const deferred = new DeferredCharges(onWritten);
+    const deferred = new DeferredCharges('owner-1', onWritten);
     const write = deferred.carryNow(rows('r1'), ['key']);
     expect(write?.charges).toEqual(rows('r1').charges);
     let taken = false;
@@ -28,7 +28,7 @@ describe('DeferredCharges.carryNow (a commit with no evaluation to carry its row
   });
 
   it('gives a hand-back the rows whose statement failed, so they are written once all the same', async () => {
-    const deferred = new DeferredCharges();
+    const deferred = new DeferredCharges('owner-1');
     deferred.carryNow(rows('r2'), ['key'])?.settle(false);
     expect(deferred.size).toBe(1);
     expect((await deferred.takeBucketsWhenIdle(new Set(['bucket-a']))).charges).toEqual(rows('r2').charges);
@@ -36,14 +36,14 @@ describe('DeferredCharges.carryNow (a commit with no evaluation to carry its row
   });
 
   it('carries nothing for a commit with no rows (a repeated one)', () => {
-    const deferred = new DeferredCharges();
+    const deferred = new DeferredCharges('owner-1');
     expect(deferred.carryNow({ reservationId: 'r3', charges: [], ledger: [] }, ['key'])).toBeUndefined();
   });
 });
 
 describe('DeferredCharges.carry (the rows a finalization statement carries)', () => {
   it('keeps a hand-back waiting only for statements that carry its buckets', async () => {
-    const deferred = new DeferredCharges();
+    const deferred = new DeferredCharges('owner-1');
     deferred.defer('e1', rows('r4'));
     const write = deferred.carry(['e1', 'e-none'], ['key']);
     expect(write?.charges).toEqual(rows('r4').charges);

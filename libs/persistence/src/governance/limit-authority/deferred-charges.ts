@@ -26,6 +26,8 @@ interface TakenCharges {
 /** What a finalization statement carries (`carry`); `settle` once it ran. */
 export interface FinalizationCharges {
   readonly fenceKeys: readonly string[];
+  /** Whose journal the charges go to (one row per statement). */
+  readonly owner: string;
   readonly charges: readonly ChargeRow[];
   readonly ledger: readonly LedgerRow[];
   settle(written: boolean): void;
@@ -46,8 +48,14 @@ export class DeferredCharges {
   private readonly inFlight = new Set<TakenCharges>();
   private readonly drained = new Set<() => void>();
 
-  /** `onWritten`: a reservation's charges were written (with its call's record). */
-  constructor(private readonly onWritten: (reservationId: string) => void = () => undefined) {}
+  /**
+   * `owner`: the process whose journal the charges go to; `onWritten`: a reservation's charges were
+   * written (with its call's record).
+   */
+  constructor(
+    private readonly owner: string,
+    private readonly onWritten: (reservationId: string) => void = () => undefined,
+  ) {}
 
   get size(): number {
     return this.waiting.size;
@@ -82,7 +90,8 @@ export class DeferredCharges {
     const taken = this.take(evaluationIds);
     if (taken.entries.length === 0) return undefined;
     const { charges, ledger } = taken;
-    return { fenceKeys, charges, ledger, settle: (written) => this.settle(taken, written) };
+    const owner = this.owner;
+    return { fenceKeys, owner, charges, ledger, settle: (written) => this.settle(taken, written) };
   }
 
   /**

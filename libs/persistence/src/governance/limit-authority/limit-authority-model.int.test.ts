@@ -38,6 +38,7 @@ describe.each(databaseTargets)(
            OR b."oldest_ms" IS DISTINCT FROM (SELECT min(c."at_ms") FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id")
            OR (b."sender_scoped" AND b."live_until_ms" <> "helios_limit_live_until"(b))
            OR EXISTS (SELECT 1 FROM "limit_charge_runs" r WHERE r."bucket_id" = b."bucket_id")
+           OR EXISTS (SELECT 1 FROM "limit_charge_journal" j WHERE b."bucket_id" = ANY(j."bucket_ids"))
            OR b."ledger_mark" IS NOT NULL`);
       const [{ buckets }] = (await db.dataSource.query(
         `SELECT count(*)::int AS buckets FROM "limit_buckets"`,

@@ -62,6 +62,7 @@ const DRIFTED = `
     OR b."hold_count" <> (SELECT count(*) FROM "limit_holds" h WHERE h."bucket_id" = b."bucket_id")
     -- A shared bucket's charges are rows; runs and ledger marks are an owner's alone.
     OR EXISTS (SELECT 1 FROM "limit_charge_runs" r WHERE r."bucket_id" = b."bucket_id")
+           OR EXISTS (SELECT 1 FROM "limit_charge_journal" j WHERE b."bucket_id" = ANY(j."bucket_ids"))
     OR b."ledger_mark" IS NOT NULL)`;
 
 describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, makeDatabase) => {

@@ -5,7 +5,7 @@
  * the owner hands it back afterwards.
  */
 import { type CommitCharge } from '@helios/governance';
-import { OwnedBudgetLedger1765756800000 } from '@helios/migrations';
+import { OwnedBudgetLedger1765756800000, OwnerChargeJournal1765843200000 } from '@helios/migrations';
 import { type DataSource } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import { catalogFacts } from '../../../test/support/schema-catalog.js';
@@ -64,12 +64,16 @@ describe.each(databaseTargets)(
       const factsBefore = await catalogFacts(db.dataSource, TABLES);
       const definitionsBefore = await definitions(db.dataSource);
 
+      // The later migration goes down first and up last, as a revert and a re-run would take them.
+      const later = new OwnerChargeJournal1765843200000();
       const migration = new OwnedBudgetLedger1765756800000();
+      await inTransaction(db.dataSource, (runner) => later.down(runner));
       await inTransaction(db.dataSource, (runner) => migration.down(runner));
       expect(await db.dataSource.query(runs, [BUCKET])).toEqual([
         { reservation_ids: ['mig-r1'], amounts: ['7'] },
       ]);
       await inTransaction(db.dataSource, (runner) => migration.up(runner));
+      await inTransaction(db.dataSource, (runner) => later.up(runner));
       expect(await catalogFacts(db.dataSource, TABLES)).toEqual(factsBefore);
       expect(await definitions(db.dataSource)).toEqual(definitionsBefore);
 

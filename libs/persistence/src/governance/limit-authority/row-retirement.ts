@@ -1,16 +1,18 @@
 /**
  * The charge rows of owned sliding buckets that left the window: memory retires a charge by itself;
  * its row is deleted here (the shared path deletes while it decides). Each bucket's oldest row that may
- * remain is tracked, so only buckets with something due cost a statement.
+ * remain is tracked, so only buckets with something due cost a statement. Also the owner's charge
+ * journal's compaction into runs (migration OwnerChargeJournal), another write of the owner's rows.
  */
 import { type DataSource } from 'typeorm';
 import { runOnPool } from '../sql.js';
-import { RETIRE } from './authority.sql.js';
+import { COMPACT_JOURNAL, RETIRE } from './authority.sql.js';
 import { type LocalLimits } from './local-limits.js';
 
 export class RowRetirement {
   /** Bucket → the oldest charge its rows may still hold. */
   private readonly oldest = new Map<string, number>();
+  private compactedAt = Date.now();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -22,6 +24,18 @@ export class RowRetirement {
   noteRow(bucket: string, atMs: number): void {
     const known = this.oldest.get(bucket);
     if (known === undefined || atMs < known) this.oldest.set(bucket, atMs);
+  }
+
+  /**
+   * The owner's charge journal (a row per finalization batch) into runs, a row per bucket, which
+   * `retire` deletes once they left the window; fenced, at most once per `intervalMs`. A longer
+   * interval writes fewer rows for buckets charged now and then (per sender, per session); a shorter
+   * one bounds what a hand-back or a takeover reads.
+   */
+  async compactJournalIfDue(intervalMs: number): Promise<void> {
+    if (Date.now() - this.compactedAt < intervalMs) return;
+    this.compactedAt = Date.now();
+    await runOnPool(this.dataSource, COMPACT_JOURNAL, [this.owner, [this.key]]);
   }
 
   forget(bucket: string): void {

@@ -41,7 +41,7 @@ export interface LimitAuthorityOptions {
   readonly sweepIntervalMs?: number;
   /** How often buckets of owners that died are looked for and taken over (default 10 s; also at start). */
   readonly recoveryIntervalMs?: number;
-  /** How often the charge journal becomes runs (default 10 s; row-retirement.ts says what it trades). */
+  /** How often the charge journal becomes runs (default 30 s; row-retirement.ts says what it trades). */
   readonly journalCompactionMs?: number;
   /** Charge entries (milliseconds with charges) one owned bucket may keep in memory (default 1,000,000). */
   readonly maxChargeEntries?: number;
@@ -344,7 +344,7 @@ export class LimitAuthority {
     if (this.nowMs === 0) return;
     const nowMs = this.nowMs;
     await this.exclusively(() => this.rows.retire(this.local, (id) => this.demoting.has(id), nowMs));
-    await this.exclusively(() => this.rows.compactJournalIfDue(this.options.journalCompactionMs ?? 10_000));
+    await this.exclusively(() => this.rows.compactJournalIfDue(this.options.journalCompactionMs ?? 30_000));
     for (const [id, until] of this.sharedUntil) if (until <= nowMs) this.sharedUntil.delete(id);
     // Empty buckets go back; a window holding more charges than memory should is decided on the
     // shared path for a while.

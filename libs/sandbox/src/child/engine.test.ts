@@ -219,7 +219,9 @@ describe('promise jobs a stopped snippet leaves behind', () => {
       100,
       false,
     );
-    expect(spin).toMatchObject({ type: 'Failed', timedOut: true });
+    // Stopped by the deadline, or (on a loaded machine, before it) by the memory limit the endless jobs
+    // reach first: either way the drain stopped, which is what the next snippet must not see.
+    expect(spin).toMatchObject({ type: 'Failed' });
     const after = await outcomeOf(engine.run('spins', 1000, false));
     expect(after.type).toBe('Completed');
     const count = Number((after as { value: string }).value);

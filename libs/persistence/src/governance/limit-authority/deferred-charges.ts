@@ -90,8 +90,8 @@ export class DeferredCharges {
     const taken = this.take(evaluationIds);
     if (taken.entries.length === 0) return undefined;
     const { charges, ledger } = taken;
-    const owner = this.owner;
-    return { fenceKeys, owner, charges, ledger, settle: (written) => this.settle(taken, written) };
+    const settle = (written: boolean): void => this.settle(taken, written);
+    return { fenceKeys, owner: this.owner, charges, ledger, settle };
   }
 
   /**

@@ -5,12 +5,12 @@
  * charges and holds; then its reservations, commits and releases are decided in memory (local-limits.ts),
  * atomically, in arrival order. Durability: a hold is its pending evaluation (written before /evaluate
  * answers); a commit's charge and ledger rows are written by the finalization that records the call
- * (deferred-charges.ts). Contention: a process that needs a bucket another owns asks (NOTIFY); the owner
+ * (deferred-charges.ts), the charges of a whole batch as one row of this owner's charge journal. Contention: a process that needs a bucket another owns asks (NOTIFY); the owner
  * hands it back (`helios_limit_demote`) and it stays shared for `cooldownMs`. Death: an owner's advisory
  * key is held by its lease (lease.ts); whoever can seize it knows the owner is gone, with nothing of it
  * in flight, and rebuilds its buckets from their rows and the pending evaluations (takeover.ts).
- * Housekeeping: charge rows that left the window are deleted, empty buckets handed back, dead owners'
- * buckets taken over. docs/governance/durability.md ("Local limit authority") has the whole design.
+ * Housekeeping: charge rows that left the window are deleted, the journal compacted into runs, empty
+ * buckets handed back, dead owners' buckets taken over. docs/governance/durability.md ("Local limit authority") has the whole design.
  */
 import { randomBytes } from 'node:crypto';
 import {

@@ -40,8 +40,11 @@ export const JOURNAL_NO_STATISTICS: readonly (readonly [table: string, columns: 
 /** A busy table (a row per finalization batch, deleted within seconds): PlannerStatistics' threshold. */
 export const JOURNAL_BUSY_TABLES = ['limit_charge_journal'];
 
-/** Journal rows (CTE `gone`, deleted) into runs, one per bucket. */
-const GONE_INTO_RUNS = `
+/** The journal rows matching `where` (of `j`) deleted and made runs, one per bucket: one statement. */
+const journalIntoRuns = (where: string): string => `
+  WITH "gone" AS (
+    DELETE FROM "limit_charge_journal" j WHERE ${where}
+    RETURNING j."bucket_ids", j."reservation_ids", j."amounts", j."at_ms")
   INSERT INTO "limit_charge_runs" ("bucket_id", "last_ms", "reservation_ids", "amounts", "at_ms")
   SELECT e."b", max(e."t"), array_agg(e."r"), array_agg(e."a"), array_agg(e."t")
   FROM "gone" g, unnest(g."bucket_ids", g."reservation_ids", g."amounts", g."at_ms") AS e("b", "r", "a", "t")
@@ -72,9 +75,7 @@ DECLARE
   written bigint;
 BEGIN
   PERFORM "helios_limit_fence"(p_keys);
-  WITH "gone" AS (
-    DELETE FROM "limit_charge_journal" j WHERE j."owner" = p_owner
-    RETURNING j."bucket_ids", j."reservation_ids", j."amounts", j."at_ms")${GONE_INTO_RUNS};
+  ${journalIntoRuns('j."owner" = p_owner')};
   GET DIAGNOSTICS written = ROW_COUNT;
   RETURN written;
 END $$`;
@@ -95,9 +96,7 @@ function demoteAfter(): string {
     DEMOTE_ANCHOR,
     `  IF cardinality(ids) = 0 THEN RETURN; END IF;
   -- The owner's journal rows holding any of these buckets become runs (all their entries), expanded below.
-  WITH "gone" AS (
-    DELETE FROM "limit_charge_journal" j WHERE j."owner" = p_owner AND j."bucket_ids" && ids
-    RETURNING j."bucket_ids", j."reservation_ids", j."amounts", j."at_ms")${GONE_INTO_RUNS};
+  ${journalIntoRuns('j."owner" = p_owner AND j."bucket_ids" && ids')};
   PERFORM "helios_limit_write_charges"(`,
   );
 }
@@ -125,10 +124,7 @@ export class OwnerChargeJournal1765843200000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     // Every journal entry becomes a run of its bucket (still owned by the journal's owner).
-    await queryRunner.query(`
-      WITH "gone" AS (
-        DELETE FROM "limit_charge_journal" j
-        RETURNING j."bucket_ids", j."reservation_ids", j."amounts", j."at_ms")${GONE_INTO_RUNS}`);
+    await queryRunner.query(journalIntoRuns('true'));
     await queryRunner.query(VIEW_AFTER);
     await queryRunner.query(demoteBefore());
     await queryRunner.query(`DROP FUNCTION "helios_limit_compact_journal"`);

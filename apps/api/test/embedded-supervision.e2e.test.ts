@@ -28,7 +28,13 @@ afterEach(async () => {
 async function configFile(sdkPort: number): Promise<string> {
   const dir = await tempDir();
   const policy = join(dir, 'helio.yaml');
-  await writeFile(policy, `version: '1'\nsdk: { enabled: true, port: ${sdkPort} }\n`);
+  // A rate limit on the probe tool: its bucket is decided in the API's memory (the local limit authority).
+  await writeFile(
+    policy,
+    `version: '1'\nsdk: { enabled: true, port: ${sdkPort} }\npolicies:\n  default: allow\n  rules:\n` +
+      `    - { name: probe-rate, match: { tool: supervision-probe }, action: rate_limit, ` +
+      `limits: { max_calls: 1000000, window: 1h } }\n`,
+  );
   const config = join(dir, 'helios.yaml');
   await writeFile(config, `governance:\n  policy: ${policy}\n`);
   return config;
@@ -36,6 +42,21 @@ async function configFile(sdkPort: number): Promise<string> {
 
 interface Lock {
   readonly postgresPid: number;
+}
+
+/** The owners of the probe's rate bucket (none while it is shared), and its charges. */
+async function probeBucket(dataDir: string): Promise<{ owner: string | null; charges: number }> {
+  const client = await embeddedSuperuserClient(dataDir);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ owner: string | null; charges: number }>(
+      `SELECT b."owner", (SELECT count(*)::int FROM "limit_charge_entries" e WHERE e."bucket_id" = b."bucket_id") AS "charges"
+       FROM "limit_buckets" b WHERE b."bucket_key" = 'tool:supervision-probe:rule:0'`,
+    );
+    return rows[0] ?? { owner: null, charges: 0 };
+  } finally {
+    await client.end();
+  }
 }
 
 async function readLock(dataDir: string): Promise<Lock> {
@@ -117,6 +138,8 @@ describe('the embedded PostgreSQL under a running API', () => {
     expect(environ).not.toContain(TOKEN);
     expect(environ).not.toContain('HELIO_ADAPTER_TOKEN');
     const auditedBeforeCrash = audited.size;
+    const ownerBefore = (await probeBucket(target.database.dataDir)).owner;
+    expect(ownerBefore).not.toBeNull();
     process.kill(before.postgresPid, 'SIGKILL');
     expect(await waitForExit(before.postgresPid, 5_000)).toBe(true);
 
@@ -131,6 +154,13 @@ describe('the embedded PostgreSQL under a running API', () => {
     const auditedAtRecovery = audited.size;
     const deadline = Date.now() + 15_000;
     while (audited.size < auditedAtRecovery + 20 && Date.now() < deadline) await sleep(100);
+    // The limit authority lost its lease with the server; it hands its bucket back and rejoins under a
+    // new owner, which claims the bucket again on the next calls.
+    const reclaimed = async () => {
+      const { owner } = await probeBucket(target.database.dataDir);
+      return owner !== null && owner !== ownerBefore;
+    };
+    while (!(await reclaimed()) && Date.now() < deadline) await sleep(100);
     running = false;
     await load;
     expect(otherDecisions).toEqual([]);
@@ -153,6 +183,10 @@ describe('the embedded PostgreSQL under a running API', () => {
     const stored = new Set(rows.map((row) => row.id));
     const missing = [...audited.values()].filter((id) => !stored.has(id));
     expect(missing).toEqual([]);
+    // Decided in memory again, and no call recorded went uncharged.
+    expect(api.output()).toMatch(/limit authority rejoined as owner/);
+    expect(await reclaimed()).toBe(true);
+    expect((await probeBucket(target.database.dataDir)).charges).toBeGreaterThanOrEqual(stored.size);
     console.info(`readiness recovered ${recoveredIn} ms after the kill; ${audited.size} audits answered 201`);
 
     // An expected stop is not a crash: SIGTERM stops the server and nothing starts it again.

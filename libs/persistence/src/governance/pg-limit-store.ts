@@ -40,6 +40,7 @@ import {
 import { setTimeout as sleep } from 'node:timers/promises';
 import { COMMIT_LATCH, WRITE_CHARGES } from './limit-authority/authority.sql.js';
 import { type LimitAuthority } from './limit-authority/limit-authority.js';
+import { type LimitOwner } from './limit-authority/limit-owner.js';
 import { runOnPool, runOnPoolRetrying, toBigInt, toMs } from './sql.js';
 import { StatementBatcher } from './statement-batcher.js';
 
@@ -83,9 +84,15 @@ export class PgLimitStore implements LimitStore {
     });
   }
 
+  /** The authority's tenure deciding now, asked per call (a lost lease is replaced by a new one). */
+  private get tenure(): LimitOwner | undefined {
+    return this.authority?.current;
+  }
+
   async peek(checks: readonly BucketCheck[], nowMs: number): Promise<readonly BucketSnapshot[]> {
     if (checks.length === 0) return [];
-    const local = this.authority?.isActive === true ? this.authority.local : undefined;
+    const tenure = this.tenure;
+    const local = tenure?.isActive === true ? tenure.local : undefined;
     if (local?.covers(checks) === true) return checks.map((check) => local.snapshot(check, nowMs));
     const { rows } = await runOnPool<StateRow>(this.dataSource, PEEK, [
       distinctSorted(checks).map(bucketId),
@@ -103,7 +110,7 @@ export class PgLimitStore implements LimitStore {
   async reserve(request: ReserveRequest, nowMs: number): Promise<ReserveOutcome> {
     const { checks } = request;
     if (checks.length === 0) return { type: 'reserved', snapshots: [] };
-    const authority = this.authority;
+    const authority = this.tenure;
     if (authority?.isActive === true) {
       const decided = authority.tryReserve(request, nowMs);
       if (decided !== undefined) return decided;
@@ -130,21 +137,25 @@ export class PgLimitStore implements LimitStore {
     context: CommitContext,
     nowMs: number,
   ): Promise<readonly BucketSnapshot[]> {
-    const authority = this.authority;
-    const local =
+    const authority = this.tenure;
+    let snapshots =
       authority === undefined
         ? undefined
         : await this.commitHere(authority, reservationId, charges, context, nowMs);
-    if (local !== undefined) return local;
-    const row = await this.unowned(() =>
-      this.operations.submit({ kind: 'commit', reservationId, charges, context, nowMs }),
-    );
-    return snapshotsOf(row.r_snapshots);
+    if (snapshots === undefined) {
+      const row = await this.unowned(() =>
+        this.operations.submit({ kind: 'commit', reservationId, charges, context, nowMs }),
+      );
+      snapshots = snapshotsOf(row.r_snapshots);
+    }
+    const evaluationId = context.latch?.evaluationId;
+    if (evaluationId !== undefined) this.authority?.recommitted(evaluationId);
+    return snapshots;
   }
 
   /** A commit decided by the local authority (undefined: the shared path decides it). */
   private async commitHere(
-    authority: LimitAuthority,
+    authority: LimitOwner,
     reservationId: string,
     charges: readonly CommitCharge[],
     context: CommitContext,
@@ -184,7 +195,7 @@ export class PgLimitStore implements LimitStore {
   }
 
   async release(reservationId: string): Promise<void> {
-    if ((await this.authority?.release(reservationId)) === true) return;
+    if ((await this.tenure?.release(reservationId)) === true) return;
     await this.unowned(() => runOnPoolRetrying(this.dataSource, RELEASE, [reservationId]));
   }
 
@@ -208,8 +219,9 @@ export class PgLimitStore implements LimitStore {
         return await run();
       } catch (error) {
         const owned = ownedBuckets(error);
-        if (owned === undefined || this.authority === undefined || attempt >= OWNED_ATTEMPTS) throw error;
-        await this.authority.reclaim(owned);
+        const tenure = this.tenure;
+        if (owned === undefined || tenure === undefined || attempt >= OWNED_ATTEMPTS) throw error;
+        await tenure.reclaim(owned);
         await sleep(Math.min(2 ** attempt, OWNED_PAUSE_MAX_MS));
       }
     }

@@ -19,6 +19,15 @@ export const DEMOTE: NamedStatement = {
            $7::jsonb, $8::jsonb, $9::bigint, $10::bigint) AS "id"`,
 };
 
+/** An owner's own hand-back: DEMOTE fenced by its keys ($11), so nothing lands once it was taken over. */
+export const DEMOTE_FENCED: NamedStatement = {
+  name: 'helios_limit_demote_fenced',
+  text: `${DEMOTE.text} WHERE "helios_limit_fence"($11::bigint[])`,
+};
+
+/** What a fenced statement of an owner another process took over fails with (helios_limit_fence). */
+export const FENCED_OFF = 'HL002';
+
 /** Charges decided here with no finalization to carry them (a commit without an evaluation id). */
 export const WRITE_CHARGES: NamedStatement = {
   name: 'helios_limit_write_now',

@@ -58,3 +58,22 @@ describe('DeferredCharges.carry (the rows a finalization statement carries)', ()
     expect(taken).toBe(true);
   });
 });
+
+describe('DeferredCharges.abandon (the owner was taken over: nothing of it can land)', () => {
+  it("gives up the waiting rows now, and a running statement's rows once it fails, naming their evaluations", () => {
+    const deferred = new DeferredCharges('owner-1');
+    deferred.defer('e-waiting', rows('r6'));
+    deferred.defer('e-running', rows('r7'));
+    deferred.carryNow(rows('r8'), ['key'])?.settle(false);
+    const running = deferred.carry(['e-running'], ['key']);
+    const voided = vi.fn();
+    deferred.abandon(voided);
+    // A commit without an evaluation has no finalization to fail: it is dropped unnamed.
+    expect(voided.mock.calls).toEqual([[['e-waiting']]]);
+    expect(deferred.size).toBe(0);
+    running?.settle(false);
+    expect(voided.mock.calls).toEqual([[['e-waiting']], [['e-running']]]);
+    expect(deferred.size).toBe(0);
+    expect(deferred.carry(['e-waiting', 'e-running'], ['key'])).toBeUndefined();
+  });
+});

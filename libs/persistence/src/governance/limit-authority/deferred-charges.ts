@@ -47,6 +47,8 @@ export class DeferredCharges {
    */
   private readonly inFlight = new Set<TakenCharges>();
   private readonly drained = new Set<() => void>();
+  /** Set once the owner was taken over: what fails from then on is given up (see `abandon`). */
+  private onVoided: ((evaluationIds: readonly string[]) => void) | undefined;
 
   /**
    * `owner`: the process whose journal the charges go to; `onWritten`: a reservation's charges were
@@ -117,7 +119,20 @@ export class DeferredCharges {
       if (!written) this.waiting.set(id, deferred);
       else if (deferred.unrecorded !== true) this.onWritten(deferred.reservationId);
     }
+    if (!written && this.onVoided !== undefined) this.abandon(this.onVoided);
     if (this.drained.size > 0) for (const wake of [...this.drained]) wake();
+  }
+
+  /**
+   * The owner was taken over: none of these rows can land any more (their statements are fenced off).
+   * Every waiting row is dropped, and so is every row a running statement fails with from now on; the
+   * evaluations they were for go to `onVoided` (a commit without an evaluation has none to name).
+   */
+  abandon(onVoided: (evaluationIds: readonly string[]) => void): void {
+    this.onVoided = onVoided;
+    const ids = [...this.waiting.keys()].filter((id) => !id.startsWith(UNRECORDED));
+    this.waiting.clear();
+    if (ids.length > 0) onVoided(ids);
   }
 
   /** True while a running statement carries rows of one of these buckets. */

@@ -29,6 +29,9 @@ const POLICY = allowAllPolicy(`
     contributors: [ { match: { tool: pay }, field: amount } ]
 `);
 
+/** A process whose lease is killed "dies": it does not rejoin within a test. */
+const STAYS_DOWN = 3_600_000;
+
 interface Process {
   readonly service: GovernanceService;
   readonly authority: LimitAuthority;
@@ -72,7 +75,7 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
   const sinks: PgAuditSink[] = [];
 
   async function start(
-    options: { maxChargeEntries?: number; sweepIntervalMs?: number } = {},
+    options: { maxChargeEntries?: number; sweepIntervalMs?: number; rejoinDelayMs?: number } = {},
   ): Promise<Process> {
     const dataSource = await db.open(6);
     const authority = await LimitAuthority.start(dataSource, { sweepIntervalMs: 60_000, clock, ...options });
@@ -115,6 +118,26 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
   const nextHour = () => {
     clock.ms += 2 * 3_600_000;
   };
+
+  /** The finalization of an /audit of `evaluationId` (the pending store's own step). */
+  const auditTombstone = (evaluationId: string) => ({
+    evaluationId,
+    auditRecordId: `r-${evaluationId}`,
+    finalizedBy: 'audit' as const,
+    payloadHash: 'h',
+    expiresAtMs: clock.ms + 60_000,
+  });
+
+  /** A commit decided in `p`'s memory whose finalization has not run yet (as between an /audit's two steps). */
+  async function commitInMemory(p: Process, evaluationId: string, amount: number): Promise<void> {
+    const context = {
+      auditRecordId: `r-${evaluationId}`,
+      toolName: 'pay',
+      origin: 'sdk',
+      latch: { evaluationId, value: { payloadHash: 'h', actualAmount: null } },
+    };
+    await p.limits.commit(evaluationId, [potCharge(amount)], context, clock.ms);
+  }
 
   afterAll(async () => {
     for (const p of started) await p.authority.close();
@@ -162,7 +185,8 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
     const first = await spend(a, 5);
     await a.authority.close();
     // Claimed again by another process: the rows before its claim are charge rows, not its ledger's.
-    const c = await start();
+    // Its lease is killed below, and it stays down (a killed process does not rejoin).
+    const c = await start({ rejoinDelayMs: STAYS_DOWN });
     const second = await spend(c, 7);
     expect(await potRow()).toMatchObject({ owner: c.authority.owner });
     const runs = await db.dataSource.query(
@@ -212,7 +236,7 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
 
   it("takes over a dead owner's buckets with its holds, and fences off what the dead owner decided", async () => {
     nextHour();
-    const [a, b] = [await start(), await start()];
+    const [a, b] = [await start({ rejoinDelayMs: STAYS_DOWN }), await start()];
     const committed = decidedBody(await a.service.evaluate(pay(10)));
     const open = decidedBody(await a.service.evaluate(pay(30)));
     // Committed in A's memory: its charge waits for the finalization that carries it.
@@ -232,14 +256,9 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
     expect(decidedBody(await b.service.evaluate(pay(11))).decision).toBe('budget_exceeded');
     expect(decidedBody(await b.service.evaluate(pay(10))).decision).toBe('allow');
     // A's charge can no longer land: B holds A's key.
-    const tombstone = {
-      evaluationId: committed.evaluation_id,
-      auditRecordId: 'r-1',
-      finalizedBy: 'audit' as const,
-      payloadHash: 'h',
-      expiresAtMs: clock.ms + 60_000,
-    };
-    await expect(a.pending.finalize(tombstone)).rejects.toMatchObject({ code: 'HL002' });
+    await expect(a.pending.finalize(auditTombstone(committed.evaluation_id))).rejects.toMatchObject({
+      code: 'HL002',
+    });
     expect(await chargesOf(committed.evaluation_id)).toEqual([]);
     // The calls are finished by B: each charged once.
     for (const evaluation of [committed, open])
@@ -248,6 +267,62 @@ describe.each(databaseTargets)('LimitAuthority on the %s database', (_name, make
       ).toBe('Finalized');
     expect(await chargesOf(committed.evaluation_id)).toEqual(['10000000']);
     expect(await chargesOf(open.evaluation_id)).toEqual(['30000000']);
+  });
+
+  it('rejoins after its lease is lost: everything goes back exactly, then a new owner decides in memory', async () => {
+    nextHour();
+    const a = await start({ rejoinDelayMs: 10 });
+    const first = a.authority.owner;
+    const open = decidedBody(await a.service.evaluate(pay(20)));
+    const committed = decidedBody(await a.service.evaluate(pay(5)));
+    await commitInMemory(a, committed.evaluation_id, 5);
+    await db.dataSource.query(`SELECT pg_terminate_backend($1)`, [a.authority.leaseBackendPid]);
+    await vi.waitFor(() => expect(a.authority.owner).not.toBe(first), { timeout: 10_000 });
+    await a.authority.rejoined();
+    expect(a.authority.isActive).toBe(true);
+    // The lost tenure handed the pot back with its unwritten charge (5) and its live hold (20).
+    expect(await potRow()).toMatchObject({ owner: null, charged: '5000000', held: '20000000' });
+    expect(await chargesOf(committed.evaluation_id)).toEqual(['5000000']);
+    // Both calls finish: the commit answered once (its latch), the open hold charged once.
+    for (const evaluation of [committed, open])
+      expect(
+        (await a.service.audit({ evaluation_id: evaluation.evaluation_id, status: 'success' })).type,
+      ).toBe('Finalized');
+    expect(await chargesOf(committed.evaluation_id)).toEqual(['5000000']);
+    expect(await chargesOf(open.evaluation_id)).toEqual(['20000000']);
+    // The new owner claims the pot again: 25 of 50 spent, 26 overshoots, 25 fits.
+    expect(decidedBody(await a.service.evaluate(pay(26))).decision).toBe('budget_exceeded');
+    expect(await potRow()).toMatchObject({ owner: a.authority.owner });
+    expect(decidedBody(await a.service.evaluate(pay(25))).decision).toBe('allow');
+    await a.authority.close();
+  });
+
+  it('rejoins after another process took it over first: a voided commit is retried, charged once', async () => {
+    nextHour();
+    const [a, b] = [await start({ rejoinDelayMs: 1_000 }), await start()];
+    const first = a.authority.owner;
+    const committed = decidedBody(await a.service.evaluate(pay(10)));
+    expect(await potRow()).toMatchObject({ owner: first });
+    await commitInMemory(a, committed.evaluation_id, 10);
+    await db.dataSource.query(`SELECT pg_terminate_backend($1)`, [a.authority.leaseBackendPid]);
+    await vi.waitFor(() => expect(a.authority.isActive).toBe(false));
+    // B seizes A's key before A retires: the hold is rebuilt from the pending evaluation.
+    await b.authority.current.recoverDeadOwners();
+    expect(await potRow()).toMatchObject({ owner: null, charged: '0', held: '10000000' });
+    await vi.waitFor(() => expect(a.authority.owner).not.toBe(first), { timeout: 10_000 });
+    await a.authority.rejoined();
+    // The charge A decided can never land: the call's finalization fails until it is committed again.
+    await expect(a.pending.finalize(auditTombstone(committed.evaluation_id))).rejects.toMatchObject({
+      code: 'HL002',
+    });
+    expect(await chargesOf(committed.evaluation_id)).toEqual([]);
+    expect((await a.service.audit({ evaluation_id: committed.evaluation_id, status: 'success' })).type).toBe(
+      'Finalized',
+    );
+    expect(await chargesOf(committed.evaluation_id)).toEqual(['10000000']);
+    expect(decidedBody(await a.service.evaluate(pay(41))).decision).toBe('budget_exceeded');
+    expect(decidedBody(await a.service.evaluate(pay(40))).decision).toBe('allow');
+    await a.authority.close();
   });
 
   it('hands a bucket back for a while once its window holds more charges than memory should', async () => {

@@ -69,8 +69,12 @@ describe.each(databaseTargets)('the owner charge journal on the %s database', (_
     for (const authority of authorities.splice(0)) await authority.close();
   });
 
-  async function owner(dataSource: DataSource = db.dataSource) {
-    const authority = await LimitAuthority.start(dataSource, { sweepIntervalMs: 60_000 });
+  async function owner(rejoinDelayMs?: number) {
+    const dataSource = db.dataSource;
+    const authority = await LimitAuthority.start(dataSource, {
+      sweepIntervalMs: 60_000,
+      ...(rejoinDelayMs === undefined ? {} : { rejoinDelayMs }),
+    });
     authorities.push(authority);
     return { authority, store: new PgLimitStore(dataSource, { authority }) };
   }
@@ -95,7 +99,7 @@ describe.each(databaseTargets)('the owner charge journal on the %s database', (_
 
     const [{ runs }] = (await db.dataSource.query(
       `SELECT "helios_limit_compact_journal"($1::text, $2::bigint[])::int AS "runs"`,
-      [authority.owner, authority.chargeFenceKeys()],
+      [authority.owner, authority.current.chargeFenceKeys()],
     )) as [{ runs: number }];
     expect(runs).toBe(3);
     expect(await count(db.dataSource, 'limit_charge_journal', `"owner" = '${authority.owner}'`)).toBe(0);
@@ -117,7 +121,7 @@ describe.each(databaseTargets)('the owner charge journal on the %s database', (_
   it('handing back one bucket of a journal row makes the row runs; the others still count once', async () => {
     const { authority, store } = await owner();
     await charge(store, ['b1', 'b2'], 'k-1');
-    await authority.handBack([bucketOf('b1')]);
+    await authority.current.handBack([bucketOf('b1')]);
     expect(await shared(db.dataSource, [bucketOf('b1')])).toEqual([
       { bucket_id: bucketOf('b1'), owner: null, count: 1, rows: 1, runs: 0, journal: 0 },
     ]);
@@ -135,7 +139,8 @@ describe.each(databaseTargets)('the owner charge journal on the %s database', (_
   });
 
   it("rebuilds a dead owner's buckets from its journal", async () => {
-    const dead = await owner();
+    // Its lease is killed below, and it stays down (a killed process does not rejoin).
+    const dead = await owner(3_600_000);
     await charge(dead.store, ['c1', 'c2'], 'd-1');
     await charge(dead.store, ['c2'], 'd-2');
     // "kill -9" of its lease: its key is free, so another process may take its buckets over.
@@ -143,7 +148,7 @@ describe.each(databaseTargets)('the owner charge journal on the %s database', (_
     await vi.waitFor(() => expect(dead.authority.isActive).toBe(false));
     expect(await count(db.dataSource, 'limit_charge_journal', `"owner" = '${dead.authority.owner}'`)).toBe(2);
     const heir = await owner();
-    await heir.authority.recoverDeadOwners();
+    await heir.authority.current.recoverDeadOwners();
     expect(await shared(db.dataSource, [bucketOf('c1'), bucketOf('c2')])).toEqual([
       { bucket_id: bucketOf('c1'), owner: null, count: 1, rows: 1, runs: 0, journal: 0 },
       { bucket_id: bucketOf('c2'), owner: null, count: 2, rows: 2, runs: 0, journal: 0 },

@@ -19,6 +19,21 @@ export const DEMOTE: NamedStatement = {
            $7::jsonb, $8::jsonb, $9::bigint, $10::bigint) AS "id"`,
 };
 
+/**
+ * Buckets per hand-back statement. A hand-back turns every charge still in its buckets' windows into a
+ * row (about 5 µs each), so handing back thousands at once (a shutdown, a takeover) is one long
+ * transaction holding all their rows; in slices, each is bounded and what it handed back stays so.
+ */
+export const DEMOTE_SLICE = 500;
+
+/** `work` over `ids`, DEMOTE_SLICE at a time, one after another. */
+export async function inSlices(
+  ids: readonly string[],
+  work: (slice: readonly string[]) => Promise<void>,
+): Promise<void> {
+  for (let i = 0; i < ids.length; i += DEMOTE_SLICE) await work(ids.slice(i, i + DEMOTE_SLICE));
+}
+
 /** An owner's own hand-back: DEMOTE fenced by its keys ($11), so nothing lands once it was taken over. */
 export const DEMOTE_FENCED: NamedStatement = {
   name: 'helios_limit_demote_fenced',

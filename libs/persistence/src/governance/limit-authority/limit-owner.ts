@@ -33,6 +33,7 @@ import {
   DEMOTE_FENCED,
   demoteParams,
   FENCED_OFF,
+  inSlices,
   ownerKey,
   type ClaimRow,
 } from './authority.sql.js';
@@ -280,7 +281,7 @@ export class LimitOwner {
     const mine = ids.filter((id) => this.local.owns(id) && !this.demoting.has(id));
     const running = ids.flatMap((id) => this.demoting.get(id) ?? []);
     if (mine.length > 0) {
-      const done = this.exclusively(() => this.demote(mine, holdOffMs));
+      const done = this.exclusively(() => inSlices(mine, (slice) => this.demote(slice, holdOffMs)));
       for (const id of mine) this.demoting.set(id, done);
       void done.finally(() => mine.forEach((id) => this.demoting.delete(id))).catch(() => undefined);
       running.push(done);

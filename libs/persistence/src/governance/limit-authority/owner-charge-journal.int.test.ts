@@ -12,6 +12,7 @@ import { catalogFacts } from '../../../test/support/schema-catalog.js';
 import { databaseTargets, sharedDatabase } from '../../../test/support/pg-databases.js';
 import { PgLimitStore } from '../pg-limit-store.js';
 import { inTransaction } from '../sql.js';
+import { DEMOTE_SLICE } from './authority.sql.js';
 import { LimitAuthority } from './limit-authority.js';
 
 const TABLES = ['limit_buckets', 'limit_charge_journal', 'limit_charge_runs', 'limit_charges'];
@@ -83,7 +84,7 @@ describe.each(databaseTargets)('the owner charge journal on the %s database', (_
   async function charge(store: PgLimitStore, senders: readonly string[], tag: string): Promise<void> {
     nowMs += 1_000;
     const checks = senders.map(senderCharge);
-    const request = { reservationId: tag, checks, expiresAtMs: nowMs + 60_000, maxSenderKeys: 1_000 };
+    const request = { reservationId: tag, checks, expiresAtMs: nowMs + 60_000, maxSenderKeys: 100_000 };
     expect((await store.reserve(request, nowMs)).type).toBe('reserved');
     await store.commit(tag, checks, { auditRecordId: `${tag}-rec`, toolName: 't', origin: 'sdk' }, nowMs);
   }
@@ -153,6 +154,43 @@ describe.each(databaseTargets)('the owner charge journal on the %s database', (_
       { bucket_id: bucketOf('c1'), owner: null, count: 1, rows: 1, runs: 0, journal: 0 },
       { bucket_id: bucketOf('c2'), owner: null, count: 2, rows: 2, runs: 0, journal: 0 },
     ]);
+  });
+
+  /** `count` senders charged once each, 16 to a call; returns their bucket ids. */
+  async function chargeMany(store: PgLimitStore, prefix: string, count: number): Promise<string[]> {
+    const senders = Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+    for (let i = 0; i < count; i += 16) await charge(store, senders.slice(i, i + 16), `${prefix}-${i}`);
+    return senders.map(bucketOf);
+  }
+
+  /** The buckets among `ids` that are shared with exactly one charge row each, and nothing else left. */
+  async function sharedWithOneCharge(ids: readonly string[]): Promise<number> {
+    const [row] = (await db.dataSource.query(
+      `SELECT count(*)::int AS "n" FROM "limit_buckets" b
+       WHERE b."bucket_id" = ANY($1::text[]) AND b."owner" IS NULL AND b."charge_count" = 1
+         AND (SELECT count(*) FROM "limit_charges" c WHERE c."bucket_id" = b."bucket_id") = 1
+         AND NOT EXISTS (SELECT 1 FROM "limit_charge_runs" r WHERE r."bucket_id" = b."bucket_id")`,
+      [ids],
+    )) as { n: number }[];
+    return row?.n ?? 0;
+  }
+
+  it(`hands back more buckets than one statement takes (${DEMOTE_SLICE}), a slice at a time`, async () => {
+    const { authority, store } = await owner();
+    const ids = await chargeMany(store, 's', DEMOTE_SLICE * 2 + 100);
+    await authority.close();
+    expect(await sharedWithOneCharge(ids)).toBe(ids.length);
+    expect(await count(db.dataSource, 'limit_charge_journal', `"owner" = '${authority.owner}'`)).toBe(0);
+  });
+
+  it(`takes over a dead owner's ${DEMOTE_SLICE * 2 + 100} buckets, a slice at a time`, async () => {
+    const dead = await owner(3_600_000);
+    const ids = await chargeMany(dead.store, 'k', DEMOTE_SLICE * 2 + 100);
+    await db.dataSource.query(`SELECT pg_terminate_backend($1)`, [dead.authority.leaseBackendPid]);
+    await vi.waitFor(() => expect(dead.authority.isActive).toBe(false));
+    const heir = await owner();
+    await heir.authority.current.recoverDeadOwners();
+    expect(await sharedWithOneCharge(ids)).toBe(ids.length);
   });
 
   it('goes down (the journal becomes runs) and up again while an owner holds journal rows', async () => {

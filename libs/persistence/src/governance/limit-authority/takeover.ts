@@ -2,13 +2,14 @@
  * Rebuilds the buckets of an owner that died (its key is held exclusively by the caller, so nothing it
  * decided can still land). Its charges are rows already; its holds are what it answered /evaluate
  * for: the unexpired pending evaluations not yet committed, plus hold rows placed on the shared path
- * before it claimed the bucket. The buckets go back to the shared path, claimable at once.
+ * before it claimed the bucket. The buckets go back to the shared path, claimable at once, a slice of
+ * them per statement (authority.sql.ts, DEMOTE_SLICE).
  */
 import { bucketId } from '@helios/governance';
 import { type DataSource } from 'typeorm';
 import { decodePending, type EncodedPending } from '../pending-codec.js';
 import { runOnPool, runOnPoolRetrying } from '../sql.js';
-import { DEMOTE, demoteParams, HOLD_ROWS, LIVE_PENDING, OWNED_BY } from './authority.sql.js';
+import { DEMOTE, demoteParams, HOLD_ROWS, inSlices, LIVE_PENDING, OWNED_BY } from './authority.sql.js';
 import { type HoldRow } from './rows.js';
 
 export async function takeOver(dataSource: DataSource, owner: string, nowMs: number): Promise<number> {
@@ -26,19 +27,24 @@ export async function takeOver(dataSource: DataSource, owner: string, nowMs: num
     const key = `${row.r}\u001f${row.b}`;
     if (!holds.has(key)) holds.set(key, row);
   }
-  await runOnPoolRetrying(
-    dataSource,
-    DEMOTE,
-    demoteParams(
-      owner,
-      ids,
-      buckets.map((row) => Number(row.last_activity_ms)),
-      ids.map(() => null),
-      { holds: [...holds.values()], charges: [], ledger: [], commits: [] },
-      nowMs,
-      null,
-    ),
-  );
+  const lastActivity = new Map(buckets.map((row) => [row.bucket_id, Number(row.last_activity_ms)]));
+  const allHolds = [...holds.values()];
+  await inSlices(ids, async (slice) => {
+    const inSlice = new Set(slice);
+    await runOnPoolRetrying(
+      dataSource,
+      DEMOTE,
+      demoteParams(
+        owner,
+        slice,
+        slice.map((id) => lastActivity.get(id) ?? nowMs),
+        slice.map(() => null),
+        { holds: allHolds.filter((hold) => inSlice.has(hold.b)), charges: [], ledger: [], commits: [] },
+        nowMs,
+        null,
+      ),
+    );
+  });
   return ids.length;
 }
 

@@ -52,7 +52,7 @@ export class LimitAuthority {
 
   static async start(dataSource: DataSource, options: LimitAuthorityOptions = {}): Promise<LimitAuthority> {
     const authority = new LimitAuthority(dataSource, options);
-    const first = await LimitOwner.start(dataSource, options, (lost, error) => authority.lost(lost, error));
+    const first = await authority.startTenure();
     authority.tenure = first;
     // The lease may have been lost before it was the authority's tenure (then `lost` ignored it).
     if (!first.isActive) authority.lost(first, new Error('the limit authority lease was lost at start'));
@@ -137,9 +137,7 @@ export class LimitAuthority {
       try {
         if (!retired) await lost.retire((ids) => this.void(ids));
         retired = true;
-        const next = await LimitOwner.start(this.dataSource, this.options, (tenure, error) =>
-          this.lost(tenure, error),
-        );
+        const next = await this.startTenure();
         if (this.closed) return await next.close();
         this.tenure = next;
         if (next.isActive) {
@@ -155,6 +153,20 @@ export class LimitAuthority {
         delayMs = Math.min(delayMs * 2, MAX_REJOIN_DELAY_MS);
       }
     }
+  }
+
+  /** A new tenure with the buckets of dead owners taken over; closed again when that fails. */
+  private async startTenure(): Promise<LimitOwner> {
+    const tenure = await LimitOwner.start(this.dataSource, this.options, (lost, error) =>
+      this.lost(lost, error),
+    );
+    try {
+      await tenure.recoverDeadOwners();
+    } catch (error) {
+      await tenure.close().catch(() => undefined);
+      throw error;
+    }
+    return tenure;
   }
 
   private void(evaluationIds: readonly string[]): void {

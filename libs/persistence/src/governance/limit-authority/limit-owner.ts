@@ -88,7 +88,7 @@ export class LimitOwner {
     this.rows = new RowRetirement(dataSource, this.owner, this.key);
   }
 
-  /** `onLost`: the lease is gone, this tenure decides nothing more (see `retire`). */
+  /** `onLost`: the lease is gone, this tenure decides nothing more (see `retire`). The caller recovers dead owners. */
   static async start(
     dataSource: DataSource,
     options: LimitAuthorityOptions,
@@ -100,7 +100,6 @@ export class LimitOwner {
       onLost: (error) => authority.lose(error),
     });
     authority.active = true;
-    await authority.recoverDeadOwners();
     authority.sweep = setInterval(
       () => void authority.housekeep().catch((error: unknown) => authority.fail(error)),
       options.sweepIntervalMs ?? 1_000,

@@ -160,7 +160,13 @@ describe('the embedded PostgreSQL under a running API', () => {
       const { owner } = await probeBucket(target.database.dataDir);
       return owner !== null && owner !== ownerBefore;
     };
-    while (!(await reclaimed()) && Date.now() < deadline) await sleep(100);
+    // Its own bound: the rejoin's pause grows while the server restarts, and a loaded machine is slow.
+    const claimDeadline = Date.now() + 30_000;
+    let wasReclaimed = await reclaimed();
+    while (!wasReclaimed && Date.now() < claimDeadline) {
+      await sleep(100);
+      wasReclaimed = await reclaimed();
+    }
     running = false;
     await load;
     expect(otherDecisions).toEqual([]);
@@ -183,9 +189,15 @@ describe('the embedded PostgreSQL under a running API', () => {
     const stored = new Set(rows.map((row) => row.id));
     const missing = [...audited.values()].filter((id) => !stored.has(id));
     expect(missing).toEqual([]);
-    // Decided in memory again, and no call recorded went uncharged.
+    // Decided in memory again (for a while at least: a claim that met contention keeps the bucket
+    // shared for a cooldown), and no call recorded went uncharged.
     expect(api.output()).toMatch(/limit authority rejoined as owner/);
-    expect(await reclaimed()).toBe(true);
+    const authorityLog = api
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('limit authority'))
+      .join('\n');
+    expect(wasReclaimed, authorityLog).toBe(true);
     expect((await probeBucket(target.database.dataDir)).charges).toBeGreaterThanOrEqual(stored.size);
     console.info(`readiness recovered ${recoveredIn} ms after the kill; ${audited.size} audits answered 201`);
 

@@ -21,17 +21,17 @@ export const DEMOTE: NamedStatement = {
 
 /**
  * Buckets per hand-back statement. A hand-back turns every charge still in its buckets' windows into a
- * row (about 5 µs each), so handing back thousands at once (a shutdown, a takeover) is one long
+ * row (a few µs each), so handing back thousands at once (a shutdown, a takeover) is one long
  * transaction holding all their rows; in slices, each is bounded and what it handed back stays so.
  */
 export const DEMOTE_SLICE = 500;
 
-/** `work` over `ids`, DEMOTE_SLICE at a time, one after another. */
-export async function inSlices(
-  ids: readonly string[],
-  work: (slice: readonly string[]) => Promise<void>,
+/** `work` over `items` (buckets, or rows of them), DEMOTE_SLICE at a time, one after another. */
+export async function inSlices<T>(
+  items: readonly T[],
+  work: (slice: readonly T[]) => Promise<void>,
 ): Promise<void> {
-  for (let i = 0; i < ids.length; i += DEMOTE_SLICE) await work(ids.slice(i, i + DEMOTE_SLICE));
+  for (let i = 0; i < items.length; i += DEMOTE_SLICE) await work(items.slice(i, i + DEMOTE_SLICE));
 }
 
 /** An owner's own hand-back: DEMOTE fenced by its keys ($11), so nothing lands once it was taken over. */

@@ -14,6 +14,7 @@
  */
 import { type DataSource } from 'typeorm';
 import { type LimitAuthorityOptions } from './authority-options.js';
+import { FENCED_OFF } from './authority.sql.js';
 import { type FinalizationCharges } from './deferred-charges.js';
 import { LimitOwner } from './limit-owner.js';
 
@@ -25,7 +26,8 @@ const MAX_REJOIN_DELAY_MS = 30_000;
 
 /** A finalization of an evaluation whose in-memory charge was fenced off: its /audit must be retried. */
 export class VoidedChargeError extends Error {
-  readonly code = 'HL002';
+  /** The fence's own code: to a caller, a voided charge is a statement fenced off by a takeover. */
+  readonly code = FENCED_OFF;
 
   constructor(readonly evaluationIds: readonly string[]) {
     super(

@@ -27,17 +27,17 @@ export async function takeOver(dataSource: DataSource, owner: string, nowMs: num
     const key = `${row.r}\u001f${row.b}`;
     if (!holds.has(key)) holds.set(key, row);
   }
-  const lastActivity = new Map(buckets.map((row) => [row.bucket_id, Number(row.last_activity_ms)]));
   const allHolds = [...holds.values()];
-  await inSlices(ids, async (slice) => {
-    const inSlice = new Set(slice);
+  await inSlices(buckets, async (slice) => {
+    const sliceIds = slice.map((row) => row.bucket_id);
+    const inSlice = new Set(sliceIds);
     await runOnPoolRetrying(
       dataSource,
       DEMOTE,
       demoteParams(
         owner,
-        slice,
-        slice.map((id) => lastActivity.get(id) ?? nowMs),
+        sliceIds,
+        slice.map((row) => Number(row.last_activity_ms)),
         slice.map(() => null),
         { holds: allHolds.filter((hold) => inSlice.has(hold.b)), charges: [], ledger: [], commits: [] },
         nowMs,
